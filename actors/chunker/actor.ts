@@ -1,0 +1,75 @@
+// The chunker actor (worker thread): reads a changed note, short-circuits unchanged bytes, parses and chunks it.
+import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { Counter } from 'prom-client';
+import { runActor } from '../runtime/worker.js';
+import { boot } from '../common/boot.js';
+import { assertNever } from '../../messages/common.js';
+import type { ChunkerMsg } from '../../messages/to-chunker.js';
+import type { EmbedderMsg } from '../../messages/to-embedder.js';
+import type { FileFailReason, StoreMsg } from '../../messages/to-store.js';
+import type { TokenCounter } from '../../messages/embedding.js';
+import { providerSettings, tokenCounterFor } from '../embedder/factory.js';
+import { parseNote } from './parse-note.js';
+
+const { b, log } = boot();
+const cfg = b.config;
+const parsed = new Counter<'outcome'>({ name: 'memvault_chunker_files_total', help: 'Files read by the chunker, by outcome', labelNames: ['outcome'] });
+
+function readFailure(err: unknown): { reason: FileFailReason; message: string } {
+  const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+  const reason: FileFailReason =
+    code === 'ENOENT' ? 'vanished' : code === 'ELOOP' ? 'symlink_loop' : code === 'EISDIR' ? 'not_a_file' : 'unreadable';
+  return { reason, message: `${code}: ${(err as Error).message}` };
+}
+
+runActor<ChunkerMsg, EmbedderMsg | StoreMsg, TokenCounter>(
+  async (msg, ctx) => {
+    switch (msg.type) {
+      case 'chunker.file_changed': {
+        if (msg.size > cfg.chunker.max_file_bytes) {
+          parsed.inc({ outcome: 'too_large' });
+          ctx.emit({ type: 'store.file_failed', path: msg.path, reason: 'too_large', message: `${msg.size} bytes is over chunker.max_file_bytes (${cfg.chunker.max_file_bytes}); raise it or split the note` });
+          return;
+        }
+        let bytes: Buffer;
+        try {
+          bytes = await readFile(path.join(cfg.vault, msg.path));
+        } catch (err) {
+          const f = readFailure(err);
+          parsed.inc({ outcome: f.reason });
+          ctx.emit({ type: 'store.file_failed', path: msg.path, ...f });
+          return;
+        }
+        // the size the watcher saw may be stale (the file changed again): the next event brings the new one
+        const contentHash = createHash('sha256').update(bytes).digest('hex');
+        if (contentHash === msg.indexedHash) {
+          parsed.inc({ outcome: 'unchanged' });
+          ctx.emit({ type: 'store.touch', path: msg.path, mtimeMs: msg.mtimeMs, size: msg.size, contentHash });
+          return;
+        }
+        const r = parseNote(msg.path, bytes, ctx.state, {
+          maxTokens: cfg.chunker.max_tokens ?? ctx.state.maxTokens,
+          overlapTokens: cfg.chunker.overlap_tokens,
+          maxBytes: cfg.chunker.max_file_bytes,
+        });
+        if (!r.ok) {
+          parsed.inc({ outcome: r.reason });
+          ctx.emit({ type: 'store.file_failed', path: msg.path, reason: r.reason, message: r.message });
+          return;
+        }
+        parsed.inc({ outcome: 'parsed' });
+        ctx.emit({ type: 'embedder.embed_note', note: r.note, mtimeMs: msg.mtimeMs, size: msg.size });
+        return;
+      }
+      default:
+        assertNever(msg.type);
+    }
+  },
+  async () => {
+    const { counter, approximate } = await tokenCounterFor(providerSettings(cfg));
+    if (approximate) log.warn({ event: 'embedder_unavailable', detail: approximate }, 'chunks sized with an approximate token count');
+    return counter;
+  },
+);

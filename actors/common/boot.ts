@@ -1,0 +1,26 @@
+// What every actor thread is started with (workerData): settings, the shared status board, and the index file.
+import path from 'node:path';
+import { workerData } from 'node:worker_threads';
+import type { Config } from '../../config/load.js';
+import { Board } from './board.js';
+import { makeLogger, type EventLogger } from './log.js';
+
+export interface ActorBoot {
+  actor: string;
+  config: Config;
+  board: SharedArrayBuffer;
+  dbFile: string;
+  /** 'serve' keeps watching; 'oneshot' reconciles once (memvault index). */
+  mode: 'serve' | 'oneshot';
+  /** CLI one-shots keep stdout for the progress bar and the answer. */
+  logToStderr: boolean;
+}
+
+export function indexFile(cfg: Config): string {
+  return path.join(cfg.data_dir, 'index.sqlite');
+}
+
+export function boot(): { b: ActorBoot; board: Board; log: EventLogger } {
+  const b = workerData as ActorBoot;
+  return { b, board: new Board(b.board), log: makeLogger(b.actor, { level: b.config.log.level, dataDir: b.config.data_dir, toStderr: b.logToStderr }) };
+}

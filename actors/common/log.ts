@@ -1,0 +1,49 @@
+// Structured JSON logging (pino) with stable event names; every thread logs through this with its actor id.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+
+export type LogEvent =
+  | 'daemon_started'
+  | 'daemon_stopping'
+  | 'daemon_stopped'
+  | 'actor_started'
+  | 'actor_exited'
+  | 'actor_restarted'
+  | 'actor_escalated'
+  | 'message_poisoned'
+  | 'vault_watch_event'
+  | 'vault_reconciled'
+  | 'memory_ingest'
+  | 'memory_ingest_failed'
+  | 'memory_rename'
+  | 'memory_delete'
+  | 'memory_retrieval'
+  | 'embedder_ready'
+  | 'embedder_unavailable'
+  | 'embed_batch'
+  | 'model_mismatch'
+  | 'gateway_listening'
+  | 'gateway_request'
+  | 'auth_failed'
+  | 'index_swapped'
+  | 'config_loaded';
+
+export type EventLogger = Logger & { event(name: LogEvent, fields?: Record<string, unknown>, msg?: string): void };
+
+/** A logger for one actor; writes JSON lines to stdout (or stderr for CLI one-shots) and to `<dataDir>/logs/memvault.log`. */
+export function makeLogger(actor: string, opts: { level: string; dataDir?: string; toStderr?: boolean }): EventLogger {
+  const streams: pino.StreamEntry[] = [{ stream: pino.destination({ dest: opts.toStderr ? 2 : 1, sync: true }) }];
+  if (opts.dataDir) {
+    const dir = path.join(opts.dataDir, 'logs');
+    mkdirSync(dir, { recursive: true });
+    streams.push({ stream: pino.destination({ dest: path.join(dir, 'memvault.log'), sync: true, mkdir: true }) });
+  }
+  const level = opts.level as pino.LevelWithSilent;
+  const base = pino(
+    { level, base: { actor }, timestamp: pino.stdTimeFunctions.isoTime },
+    pino.multistream(streams.map((s) => ({ ...s, level: level === 'silent' ? 'fatal' : level }))),
+  ) as EventLogger;
+  base.event = (name, fields = {}, msg) => base.info({ event: name, ...fields }, msg ?? name);
+  return base;
+}

@@ -1,0 +1,105 @@
+// The embedder actor (worker thread): reuses stored vectors by chunk hash, batches the rest across notes into a
+// piscina pool (one model session per thread, so both cores work), and hands finished notes to the store writer.
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { Piscina } from 'piscina';
+import { runActor } from '../runtime/worker.js';
+import { boot } from '../common/boot.js';
+import { assertNever, type ModelInfo } from '../../messages/common.js';
+import type { EmbedderMsg } from '../../messages/to-embedder.js';
+import type { StoreMsg } from '../../messages/to-store.js';
+import { openIndex } from '../store-writer/schema.js';
+import { IndexReader } from '../store-writer/index-reader.js';
+import { Batcher } from './batcher.js';
+import { providerSettings } from './factory.js';
+import { splitRows, type EmbedResult, type EmbedTask } from './pool-task.js';
+
+const { b, board, log } = boot();
+const cfg = b.config;
+const settings = providerSettings(cfg);
+
+const computed = new Counter({ name: 'memvault_embeddings_computed_total', help: 'Chunk vectors computed by the model' });
+const reused = new Counter({ name: 'memvault_embeddings_reused_total', help: 'Chunk vectors reused from the index by chunk hash' });
+const batchSize = new Histogram({ name: 'memvault_embed_batch_size', help: 'Texts per model call', buckets: [1, 2, 4, 8, 16, 32, 64, 128] });
+const batchSeconds = new Histogram({ name: 'memvault_embed_batch_duration_seconds', help: 'Model call latency', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5] });
+const queueDepth = new Gauge({ name: 'memvault_embed_queue_depth', help: 'Texts waiting for a model call' });
+
+interface State {
+  model: ModelInfo | null;
+  batcher: Batcher | null;
+  reader: IndexReader;
+}
+
+async function startPool(): Promise<{ model: ModelInfo; batcher: Batcher } | { error: string }> {
+  const pool = new Piscina<EmbedTask, EmbedResult>({
+    filename: new URL('./pool-task.js', import.meta.url).href,
+    minThreads: cfg.embedder.threads,
+    maxThreads: cfg.embedder.threads,
+    idleTimeout: Infinity,
+  });
+  try {
+    // one probe per thread: every thread loads its model now, not on the first real batch
+    const probes = await Promise.all(Array.from({ length: cfg.embedder.threads }, () => pool.run({ settings, texts: ['memvault'] })));
+    const model = probes[0]!.info;
+    const batcher = new Batcher({
+      maxBatch: cfg.embedder.batch_size,
+      windowMs: cfg.embedder.batch_window_ms,
+      concurrency: cfg.embedder.threads,
+      run: async (texts) => {
+        board.add('embedCalls', 1);
+        return splitRows(await pool.run({ settings, texts }));
+      },
+      onBatch: (n, ms) => {
+        batchSize.observe(n);
+        batchSeconds.observe(ms / 1000);
+        computed.inc(n);
+      },
+    });
+    return { model, batcher };
+  } catch (err) {
+    await pool.destroy().catch(() => {});
+    const e = err as NodeJS.ErrnoException;
+    return { error: `${e.code ?? 'provider_failed'}: ${e.message}` };
+  }
+}
+
+runActor<EmbedderMsg, StoreMsg, State>(
+  async (msg, ctx) => {
+    switch (msg.type) {
+      case 'embedder.embed_note': {
+        const { note } = msg;
+        const s = ctx.state;
+        if (!s.batcher) {
+          ctx.emit({ type: 'store.upsert', note: { ...note, chunks: note.chunks.map((c) => ({ ...c, vector: null })) }, mtimeMs: msg.mtimeMs, size: msg.size, model: null });
+          return;
+        }
+        const known = s.reader.vectorsByChunkHash(note.chunks.map((c) => c.hash));
+        const missing = note.chunks.filter((c) => !known.has(c.hash));
+        reused.inc(note.chunks.length - missing.length);
+        queueDepth.set(s.batcher.queued + missing.length);
+        const fresh = await s.batcher.embed(missing.map((c) => c.content));
+        queueDepth.set(s.batcher.queued);
+        const byHash = new Map(missing.map((c, i) => [c.hash, fresh[i]!]));
+        const chunks = note.chunks.map((c) => ({ ...c, vector: known.get(c.hash) ?? byHash.get(c.hash) ?? null }));
+        ctx.emit({ type: 'store.upsert', note: { ...note, chunks }, mtimeMs: msg.mtimeMs, size: msg.size, model: s.model });
+        return;
+      }
+      default:
+        assertNever(msg.type);
+    }
+  },
+  async () => {
+    board.set('embedderState', 0);
+    const started = performance.now();
+    const r = await startPool();
+    const reader = new IndexReader(openIndex(b.dbFile, { readonly: true }));
+    if ('error' in r) {
+      board.set('embedderState', 2);
+      log.event('embedder_unavailable', { provider: settings.kind, reason: r.error }, 'embedding provider could not start: indexing keyword-only');
+      return { model: null, batcher: null, reader };
+    }
+    board.set('embedderState', 1);
+    log.event('embedder_ready', { model: r.model, threads: cfg.embedder.threads, ms: Math.round(performance.now() - started) });
+    return { model: r.model, batcher: r.batcher, reader };
+  },
+  { concurrency: 64 },
+);

@@ -1,0 +1,39 @@
+// The piscina task: each pool thread lazily builds one single-threaded provider and embeds the batches it is given.
+import type { ModelInfo } from '../../messages/common.js';
+import type { EmbeddingProvider } from '../../messages/embedding.js';
+import { createProvider, type ProviderSettings } from './factory.js';
+
+let provider: Promise<EmbeddingProvider> | null = null;
+
+export interface EmbedTask {
+  settings: ProviderSettings;
+  texts: string[];
+}
+/** All vectors in one buffer (rows of `dim`). */
+export interface EmbedResult {
+  dim: number;
+  data: Float32Array;
+  info: ModelInfo;
+}
+
+export default async function embedTask(task: EmbedTask): Promise<EmbedResult> {
+  provider ??= createProvider(task.settings, 1);
+  let p: EmbeddingProvider;
+  try {
+    p = await provider;
+  } catch (err) {
+    provider = null; // let a later task retry (e.g. an endpoint that comes back)
+    throw err;
+  }
+  const vectors = await p.embed(task.texts);
+  const dim = p.info.dim;
+  const data = new Float32Array(vectors.length * dim);
+  vectors.forEach((v, i) => data.set(v, i * dim));
+  return { dim, data, info: p.info }; // copied back: ~64 KB per batch, cheaper than a transfer list dance
+}
+
+export function splitRows(r: EmbedResult): Float32Array[] {
+  const out: Float32Array[] = [];
+  for (let i = 0; i < r.data.length; i += r.dim) out.push(r.data.subarray(i, i + r.dim));
+  return out;
+}

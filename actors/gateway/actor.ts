@@ -1,0 +1,111 @@
+// The gateway actor (worker thread): the HTTP listener agents and the CLI call; reads the index read-only and
+// embeds queries with its own single-threaded model session so searches never queue behind bulk indexing.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Server } from 'node:http';
+import { runActor } from '../runtime/worker.js';
+import { boot } from '../common/boot.js';
+import { assertNever } from '../../messages/common.js';
+import type { GatewayMsg } from '../../messages/to-gateway.js';
+import type { MainMsg } from '../../messages/to-main.js';
+import { splitListen } from '../../config/load.js';
+import { createProvider, providerSettings } from '../embedder/factory.js';
+import { createHttpServer } from './http-server.js';
+import { IndexView } from './index-view.js';
+import { gatewayMetrics } from './metrics.js';
+import { VERSION } from '../common/version.js';
+
+const { b, board, log } = boot();
+const cfg = b.config;
+
+interface State {
+  server: Server;
+  view: IndexView;
+  waiting: Map<number, (m: { text: string; contentType: string }) => void>;
+  reindexWaiting: Map<number, (m: Extract<GatewayMsg, { type: 'gateway.reindexed' }>) => void>;
+}
+
+let nextRequest = 1;
+let post: (m: MainMsg) => void = () => {};
+
+runActor<GatewayMsg, MainMsg, State>(
+  (msg, ctx) => {
+    switch (msg.type) {
+      case 'gateway.metrics': {
+        const w = ctx.state.waiting.get(msg.requestId);
+        ctx.state.waiting.delete(msg.requestId);
+        w?.({ text: msg.text, contentType: msg.contentType });
+        return;
+      }
+      case 'gateway.reindexed': {
+        const w = ctx.state.reindexWaiting.get(msg.requestId);
+        ctx.state.reindexWaiting.delete(msg.requestId);
+        w?.(msg);
+        return;
+      }
+      default:
+        assertNever(msg);
+    }
+  },
+  async (init) => {
+    post = init.emit;
+    const token = readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim();
+    const view = new IndexView(b.dbFile, board, {
+      defaultK: cfg.search.default_k,
+      maxK: cfg.search.max_k,
+      minScore: cfg.search.min_score,
+      defaultMode: cfg.search.default_mode,
+      userId: cfg.user_id,
+    });
+    // the query model normally loads before we listen (~0.5 s); a slow one (a remote endpoint) must not keep
+    // keyword search from answering, so after 10 s we listen anyway and it finishes in the background
+    const loading = createProvider(providerSettings(cfg), 1).then(
+      (provider) => {
+        view.provider = { state: 'ready', provider };
+      },
+      (err: NodeJS.ErrnoException) => {
+        view.provider = { state: 'unavailable', reason: `${err.code ?? 'provider_failed'}: ${err.message}` };
+      },
+    );
+    await Promise.race([loading, new Promise((r) => setTimeout(r, 10_000).unref())]);
+    const waiting = new Map<number, (m: { text: string; contentType: string }) => void>();
+    const reindexWaiting: State['reindexWaiting'] = new Map();
+    const server = createHttpServer({
+      token,
+      view,
+      log,
+      metrics: gatewayMetrics(),
+      version: VERSION,
+      reindex: () =>
+        new Promise((resolve) => {
+          const requestId = nextRequest++;
+          reindexWaiting.set(requestId, (m) => resolve({ ok: m.ok, documents: m.documents, ms: m.ms, error: m.error }));
+          post({ type: 'main.reindex_request', requestId });
+        }),
+      metricsText: () =>
+        new Promise((resolve, reject) => {
+          const requestId = nextRequest++;
+          const timer = setTimeout(() => {
+            waiting.delete(requestId);
+            reject(new Error('metrics collection timed out'));
+          }, 5_000);
+          waiting.set(requestId, (m) => {
+            clearTimeout(timer);
+            resolve(m);
+          });
+          post({ type: 'main.metrics_request', requestId });
+        }),
+    });
+    const { host, port: configured } = splitListen(cfg.listen);
+    // with port 0, a restarted gateway takes the port its predecessor had, so clients' URLs stay valid
+    const port = configured === 0 && board.get('gatewayPort') > 0 ? board.get('gatewayPort') : configured;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    const addr = server.address();
+    if (typeof addr === 'object' && addr) board.set('gatewayPort', addr.port);
+    log.event('gateway_listening', { address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : String(addr) });
+    return { server, view, waiting, reindexWaiting };
+  },
+);

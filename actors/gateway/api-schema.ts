@@ -1,0 +1,34 @@
+// HTTP request bodies, validated with zod: a bad argument gets 400 `bad_request` naming the field and the rule.
+import { z } from 'zod';
+
+const since = z.union([z.number().int().nonnegative(), z.string().datetime({ offset: true }), z.string().date()]);
+
+export const searchBody = z
+  .object({
+    query: z.string().trim().min(1, 'query must be a non-empty string').max(4000, 'query must be at most 4000 characters'),
+    k: z.number().int('k must be an integer').min(1, 'k must be at least 1').optional(),
+    mode: z.enum(['hybrid', 'bm25', 'vector']).optional(),
+    filters: z
+      .object({
+        path_prefix: z.string().max(1000).optional(),
+        folder: z.string().max(1000).optional(),
+        source_type: z.string().max(64).optional(),
+        since: since.optional(),
+        tags: z.array(z.string().min(1).max(200)).max(50).optional(),
+        include_sensitive: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type SearchBody = z.infer<typeof searchBody>;
+
+export function sinceMs(v: number | string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  return typeof v === 'number' ? v : Date.parse(v);
+}
+
+/** Joins zod issues into one line per problem: `filters.k: k must be at least 1`. */
+export function describeIssues(err: z.ZodError): string {
+  return err.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+}

@@ -1,0 +1,49 @@
+// Turns what a user typed into an FTS5 MATCH expression that can never be a syntax error: an OR of quoted words.
+
+/** Words too common to help ranking; dropped unless the query has nothing else. They also make OR queries slow. */
+const STOPWORDS = new Set(
+  `a an and are as at be but by can do does for from had has have how i if in into is it its me my no not of on or our
+   so than that the their them then there these they this to was we were what when where which who why will with you your`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** More words than this add cost, not recall. */
+const MAX_WORDS = 24;
+/** A prefix shorter than this expands to too many terms to be worth it. */
+const MIN_PREFIX = 3;
+
+/** What FTS5's unicode61 tokenizer keeps in a token (letters, numbers, marks, private use); all else separates. */
+const TOKEN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+const ENDS_IN_TOKEN = /[\p{L}\p{N}\p{M}\p{Co}]$/u;
+
+/**
+ * The FTS5 terms for what the user typed: each word split the way the tokenizer splits it and quoted, so
+ * operators (`NEAR(`, `-`, `*`, `:`, `AND`) are plain text, and the last word once more as a prefix unless the
+ * text ends after it (space, punctuation), so a half-typed word still finds something. Empty when the text
+ * has no word to look for. Joined by OR they match chunks holding ANY of the words; bm25 then ranks those with
+ * more, and rarer, words first.
+ */
+export function ftsTerms(text: string): string[] {
+  // NFKC folds compatibility forms (ligatures, full-width letters) the way a reader would read them.
+  const normal = text.normalize('NFKC').toLowerCase();
+  const words = [...new Set(normal.match(TOKEN) ?? [])];
+  if (words.length === 0) return [];
+  const content = words.filter((w) => !STOPWORDS.has(w));
+  const kept = (content.length > 0 ? content : words).slice(0, MAX_WORDS);
+  const terms = kept.map(quote);
+  const last = kept[kept.length - 1]!;
+  const typing = ENDS_IN_TOKEN.test(normal) && normal.endsWith(last);
+  if (typing && last.length >= MIN_PREFIX) terms.push(`${quote(last)}*`);
+  return terms;
+}
+
+/** The OR of `ftsTerms(text)`, or null when there is nothing to search for. */
+export function toFtsQuery(text: string): string | null {
+  const terms = ftsTerms(text);
+  return terms.length === 0 ? null : terms.join(' OR ');
+}
+
+function quote(w: string): string {
+  return `"${w.replaceAll('"', '""')}"`;
+}

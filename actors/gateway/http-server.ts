@@ -1,0 +1,122 @@
+// The HTTP JSON interface: /healthz, /metrics, /v1/status, /v1/search — bearer-token auth on every /v1 route.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import type { EventLogger } from '../common/log.js';
+import { describeIssues, searchBody } from './api-schema.js';
+import type { IndexView } from './index-view.js';
+import type { GatewayMetrics } from './metrics.js';
+
+export interface HttpDeps {
+  token: string;
+  view: IndexView;
+  metricsText: () => Promise<{ text: string; contentType: string }>;
+  reindex: () => Promise<{ ok: boolean; documents: number; ms: number; error: string | null }>;
+  log: EventLogger;
+  metrics: GatewayMetrics;
+  version: string;
+  maxBodyBytes?: number;
+}
+
+class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readJson(req: IncomingMessage, max: number): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req as AsyncIterable<Buffer>) {
+    size += c.length;
+    if (size > max) throw new HttpFailure(413, 'too_large', `request body over ${max} bytes`);
+    chunks.push(c);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+  } catch {
+    throw new HttpFailure(400, 'bad_request', 'the body must be JSON');
+  }
+}
+
+function authorised(req: IncomingMessage, token: string): boolean {
+  const h = req.headers.authorization ?? '';
+  const m = /^Bearer\s+(.+)$/i.exec(h);
+  if (!m?.[1]) return false;
+  const a = Buffer.from(m[1].trim());
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function createHttpServer(d: HttpDeps): Server {
+  const max = d.maxBodyBytes ?? 1_000_000;
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<number> {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const p = url.pathname;
+    if (p === '/healthz' && req.method === 'GET') {
+      send(res, 200, { ok: true, version: d.version });
+      return 200;
+    }
+    if (p === '/metrics' && req.method === 'GET') {
+      const m = await d.metricsText();
+      res.writeHead(200, { 'content-type': m.contentType });
+      res.end(m.text);
+      return 200;
+    }
+    if (p.startsWith('/v1/')) {
+      if (!authorised(req, d.token)) {
+        d.metrics.authFailures.inc();
+        d.log.event('auth_failed', { path: p, remote: req.socket.remoteAddress });
+        res.setHeader('www-authenticate', 'Bearer');
+        throw new HttpFailure(401, 'unauthorized', 'send `Authorization: Bearer <token>`; the token is in <data dir>/token');
+      }
+      if (p === '/v1/status' && req.method === 'GET') {
+        send(res, 200, { index: d.view.state(), version: d.version });
+        return 200;
+      }
+      if (p === '/v1/reindex' && req.method === 'POST') {
+        const r = await d.reindex();
+        if (!r.ok) throw new HttpFailure(500, 'reindex_failed', r.error ?? 'reindex failed');
+        send(res, 200, r);
+        return 200;
+      }
+      if (p === '/v1/search' && req.method === 'POST') {
+        const parsed = searchBody.safeParse(await readJson(req, max));
+        if (!parsed.success) throw new HttpFailure(400, 'bad_request', describeIssues(parsed.error));
+        const r = await d.view.search(parsed.data);
+        d.metrics.searchSeconds.observe({ mode: r.mode }, r.took_ms / 1000);
+        d.log.event('memory_retrieval', { mode: r.mode, k: parsed.data.k, results: r.results.length, took_ms: r.took_ms, degraded: r.degraded });
+        send(res, 200, r);
+        return 200;
+      }
+    }
+    throw new HttpFailure(404, 'not_found', `no route ${req.method} ${p}`);
+  }
+  return createServer((req, res) => {
+    route(req, res).then(
+      (status) => d.metrics.requests.inc({ transport: 'http', route: routeLabel(req.url), status: String(status) }),
+      (err: unknown) => {
+        const f =
+          err instanceof HttpFailure ? err : new HttpFailure(500, 'internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
+        if (f.status === 500) d.log.error({ event: 'gateway_request', err: String((err as Error)?.stack ?? err) }, 'request failed');
+        d.metrics.requests.inc({ transport: 'http', route: routeLabel(req.url), status: String(f.status) });
+        if (!res.headersSent) send(res, f.status, { error: { reason: f.reason, message: f.message } });
+        else res.end();
+      },
+    );
+  });
+}
+
+function routeLabel(url: string | undefined): string {
+  const p = (url ?? '/').split('?')[0] ?? '/';
+  return ['/healthz', '/metrics', '/v1/status', '/v1/search', '/v1/reindex'].includes(p) ? p : 'other';
+}

@@ -1,0 +1,204 @@
+// What readers see: the index through a read-only connection, its state (counts, pending, model), and search
+// with the query embedded by the gateway's own provider — shared by the gateway actor and the CLI's direct mode.
+import type Database from 'better-sqlite3';
+import type { Board } from '../common/board.js';
+import { EMBEDDER_STATES } from '../common/board.js';
+import { modelKey, type ModelInfo } from '../../messages/common.js';
+import type { EmbeddingProvider } from '../../messages/embedding.js';
+import type { SearchHit } from '../../messages/store.js';
+import { openIndex } from '../store-writer/schema.js';
+import { IndexReader } from '../store-writer/index-reader.js';
+import { search } from './search.js';
+import { sinceMs, type SearchBody } from './api-schema.js';
+
+export interface IndexState {
+  documents: number;
+  chunks: number;
+  vectors: number;
+  pending: number;
+  in_flight: number;
+  files_total: number;
+  last_indexed_at: string | null;
+  oldest_pending_age_ms: number | null;
+  reconciled: boolean;
+  model: ModelInfo | null; // what built the stored vectors
+  embedder: { state: string; model: ModelInfo | null; reason: string | null };
+  vector_search: { available: boolean; reason: string | null };
+}
+
+export interface SearchResult {
+  path: string;
+  title: string;
+  heading_path: string[];
+  start_line: number;
+  end_line: number;
+  snippet: string;
+  score: number;
+  sensitive: boolean;
+  source_type: string;
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  mode: 'hybrid' | 'bm25' | 'vector';
+  degraded: string | null; // why the requested mode could not run as asked
+  took_ms: number;
+  index: IndexState;
+}
+
+export interface SearchLimits {
+  defaultK: number;
+  maxK: number;
+  minScore: number;
+  defaultMode: 'hybrid' | 'bm25' | 'vector';
+  userId: string;
+}
+
+export type ProviderState = { state: 'starting' } | { state: 'ready'; provider: EmbeddingProvider } | { state: 'unavailable'; reason: string };
+
+export class IndexView {
+  readonly #dbFile: string;
+  #db: Database.Database;
+  #reader: IndexReader;
+  #counts: { at: number; v: ReturnType<IndexReader['counts']> } | null = null;
+  provider: ProviderState = { state: 'starting' };
+
+  constructor(
+    dbFile: string,
+    readonly board: Board | null,
+    readonly limits: SearchLimits,
+  ) {
+    this.#dbFile = dbFile;
+    this.#db = openIndex(dbFile, { readonly: true });
+    this.#reader = new IndexReader(this.#db);
+    this.#generation = board?.get('indexGeneration') ?? 0;
+  }
+
+  #generation = 0;
+
+  /** After a reindex swapped the index file, this connection still reads the old one: reopen. */
+  #fresh(): void {
+    const g = this.board?.get('indexGeneration') ?? 0;
+    if (g !== this.#generation) {
+      this.#generation = g;
+      this.reopen();
+    }
+  }
+
+  /** Reopen after the index file was swapped (reindex). */
+  reopen(): void {
+    this.#db.close();
+    this.#db = openIndex(this.#dbFile, { readonly: true });
+    this.#reader = new IndexReader(this.#db);
+    this.#counts = null;
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+
+  get reader(): IndexReader {
+    return this.#reader;
+  }
+
+  #vectorAvailability(): { available: boolean; reason: string | null; stored: ModelInfo | null } {
+    const stored = this.#reader.model();
+    const p = this.provider;
+    if (p.state === 'starting') return { available: false, reason: 'embedder_starting: the model is loading', stored };
+    if (p.state === 'unavailable') return { available: false, reason: `embedder_unavailable: ${p.reason}`, stored };
+    if (stored && modelKey(stored) !== modelKey(p.provider.info))
+      return {
+        available: false,
+        reason: `model_mismatch: the index was built with ${modelKey(stored)} but ${modelKey(p.provider.info)} is configured; run \`memvault reindex\``,
+        stored,
+      };
+    return { available: true, reason: null, stored };
+  }
+
+  state(): IndexState {
+    this.#fresh();
+    const now = Date.now();
+    if (!this.#counts || now - this.#counts.at > 250) this.#counts = { at: now, v: this.#reader.counts() };
+    const c = this.#counts.v;
+    const b = this.board;
+    const last = Math.max(c.lastIndexedAt ?? 0, b?.get('lastIndexedAt') ?? 0);
+    const oldest = b?.get('oldestPendingAt') ?? 0;
+    const v = this.#vectorAvailability();
+    const p = this.provider;
+    return {
+      documents: c.documents,
+      chunks: c.chunks,
+      vectors: c.vectors,
+      pending: b?.get('pending') ?? 0,
+      in_flight: b?.get('inFlight') ?? 0,
+      files_total: b?.get('filesTotal') ?? c.documents,
+      last_indexed_at: last > 0 ? new Date(last).toISOString() : null,
+      oldest_pending_age_ms: oldest > 0 ? Math.max(0, now - oldest) : null,
+      reconciled: b ? b.get('reconciledAt') > 0 : true,
+      model: v.stored,
+      embedder: {
+        state: b ? (EMBEDDER_STATES[b.get('embedderState')] ?? 'starting') : p.state,
+        model: p.state === 'ready' ? p.provider.info : null,
+        reason: p.state === 'unavailable' ? p.reason : null,
+      },
+      vector_search: { available: v.available, reason: v.reason },
+    };
+  }
+
+  async search(body: SearchBody): Promise<SearchResponse> {
+    const started = performance.now();
+    this.#fresh();
+    const l = this.limits;
+    const asked = body.mode ?? l.defaultMode;
+    const k = Math.min(body.k ?? l.defaultK, l.maxK);
+    const v = this.#vectorAvailability();
+    let mode = asked;
+    let degraded: string | null = null;
+    let qv: Float32Array | null = null;
+    if (asked !== 'bm25') {
+      if (v.available && this.provider.state === 'ready') {
+        const [vec] = await this.provider.provider.embed([body.query]);
+        qv = vec ?? null;
+      } else {
+        degraded = v.reason;
+        mode = 'bm25'; // keyword search still answers; the response says why
+      }
+    }
+    const f = body.filters ?? {};
+    const hits: SearchHit[] = search(
+      this.#db,
+      {
+        query: body.query,
+        k,
+        mode,
+        minScore: l.minScore,
+        userId: l.userId,
+        filters: {
+          pathPrefix: f.path_prefix ?? f.folder,
+          sourceType: f.source_type,
+          since: sinceMs(f.since),
+          tags: f.tags,
+          includeSensitive: f.include_sensitive ?? false,
+        },
+      },
+      qv,
+    );
+    return {
+      results: hits.map((h) => ({
+        path: h.path,
+        title: h.title,
+        heading_path: h.headingPath,
+        start_line: h.startLine,
+        end_line: h.endLine,
+        snippet: h.snippet,
+        score: h.score,
+        sensitive: h.sensitive,
+        source_type: h.sourceType,
+      })),
+      mode,
+      degraded,
+      took_ms: Math.round((performance.now() - started) * 100) / 100,
+      index: this.state(),
+    };
+  }
+}

@@ -1,0 +1,317 @@
+// Hybrid search over the index: BM25 (FTS5) and vector KNN (coarse bit pass, exact re-score), fused by RRF.
+import type { Database } from 'better-sqlite3';
+import type { SearchFilters, SearchHit, SearchRequest } from '../../messages/store.js';
+import { vectorDim } from '../store-writer/schema.js';
+import { prepared } from '../store-writer/statement-cache.js';
+import { ftsTerms } from './fts-query.js';
+
+/** RRF's constant: damps the weight of the very first ranks so neither list dominates. */
+const RRF_K = 60;
+/**
+ * Bit-vector candidates per wanted hit before exact re-scoring. Recall@10 against exact float KNN at 10:
+ * 0.96 on 12k real universal-sentence-encoder vectors of the corpora (8: 0.95, 15: 0.98, 20: 0.99), 1.00 on
+ * 100k synthetic clustered ones (bench/search-latency.ts prints the sweep). Each candidate costs ~60 µs at
+ * 100k vectors (sqlite-vec's top-k is linear in k), so 10 is about 9 ms there.
+ */
+export const DEFAULT_OVERSAMPLE = 10;
+/** sqlite-vec refuses KNN queries with k above this. */
+const MAX_KNN = 4096;
+/**
+ * A filter that leaves at most this many chunks is searched exactly, without the coarse pass: exact costs
+ * ~2 µs a chunk, while widening the coarse pass until enough candidates survive a narrow filter costs ~60 µs
+ * per candidate (sqlite-vec's top-k is linear in k), so below this exact is the cheaper of the two.
+ */
+const EXACT_SCAN_MAX = 8192;
+/**
+ * Rows bm25 may score for one query. An OR query with a common word matches most chunks, and scoring plus
+ * sorting costs ~0.8 µs a row; the most common words are left out of the match (rarest kept first) as long as
+ * the rest find enough rows. Such words carry almost no bm25 weight, so the ranking barely changes.
+ */
+const MATCH_BUDGET = 5000;
+/** Hits one call may ask for. */
+export const MAX_K = 200;
+const SNIPPET_CHARS = 200;
+
+export interface SearchOptions {
+  /** Overrides DEFAULT_OVERSAMPLE (the bench sweeps it). */
+  oversample?: number;
+}
+
+interface Ranked {
+  id: number;
+  score: number;
+}
+
+interface FilterSql {
+  where: string;
+  params: Record<string, unknown>;
+  /** Filters the caller chose (beyond user, liveness and sensitivity): worth counting what survives first. */
+  selective: boolean;
+}
+
+/**
+ * Search the index. `queryVector` is the query's embedding from the index's model, or null when none is
+ * available: then hybrid returns the bm25 hits and vector returns none (the caller says why). See
+ * SearchHit.score for what the score means in each mode.
+ */
+export function search(db: Database, req: SearchRequest, queryVector: Float32Array | null, opts: SearchOptions = {}): SearchHit[] {
+  // One read transaction: every statement below sees the same snapshot, whatever the writer commits meanwhile.
+  return db.transaction(() => searchInSnapshot(db, req, queryVector, opts))();
+}
+
+function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32Array | null, opts: SearchOptions): SearchHit[] {
+  if (!Number.isInteger(req.k) || req.k < 0) throw new Error(`k must be a non-negative integer, got ${req.k}`);
+  const k = Math.min(req.k, MAX_K);
+  if (k === 0) return [];
+  const dim = vectorDim(db);
+  const useVector = queryVector !== null && dim !== null && req.mode !== 'bm25';
+  if (useVector && queryVector.length !== dim) {
+    throw new Error(`query vector has ${queryVector.length} floats, the index holds vectors of ${dim}`);
+  }
+  const filters = filterSql(req.userId ?? 'default', req.filters ?? {});
+  const terms = req.mode === 'vector' ? [] : ftsTerms(req.query);
+
+  let ranked: Ranked[];
+  let keyword: Keyword = { ranked: [], match: null };
+  if (req.mode === 'vector' || (req.mode === 'hybrid' && useVector)) {
+    const oversample = opts.oversample ?? DEFAULT_OVERSAMPLE;
+    const depth = req.mode === 'vector' ? k : Math.max(2 * k, 20);
+    const vec = useVector ? vectorList(db, queryVector, filters, k, depth, oversample) : [];
+    if (req.mode === 'vector') {
+      ranked = vec;
+    } else {
+      keyword = bm25List(db, terms, filters, depth);
+      ranked = fuse(keyword.ranked, vec);
+    }
+  } else {
+    keyword = bm25List(db, terms, filters, k);
+    ranked = keyword.ranked;
+  }
+  if (req.minScore !== undefined) {
+    const min = req.minScore;
+    ranked = ranked.filter((r) => r.score >= min);
+  }
+  return materialise(db, ranked.slice(0, k), keyword);
+}
+
+function filterSql(userId: string, f: SearchFilters): FilterSql {
+  const where = ['d.user_id = @userId', 'd.deleted_at IS NULL'];
+  const params: Record<string, unknown> = { userId };
+  if (!f.includeSensitive) where.push('d.sensitive = 0');
+  if (f.pathPrefix) {
+    where.push('substr(d.source_id, 1, length(@pathPrefix)) = @pathPrefix');
+    params['pathPrefix'] = f.pathPrefix;
+  }
+  if (f.sourceType) {
+    where.push('d.source_type = @sourceType');
+    params['sourceType'] = f.sourceType;
+  }
+  if (f.since !== undefined) {
+    where.push('d.updated_at >= @since');
+    params['since'] = f.since;
+  }
+  if (f.tags && f.tags.length > 0) {
+    // Every wanted tag is on the document, itself or as the parent of a nested tag (project ⊇ project/alpha).
+    where.push(`NOT EXISTS (SELECT 1 FROM json_each(@tags) want WHERE NOT EXISTS (
+      SELECT 1 FROM json_each(d.tags) have
+      WHERE lower(have.value) = want.value OR substr(lower(have.value), 1, length(want.value) + 1) = want.value || '/'))`);
+    params['tags'] = JSON.stringify(f.tags.map((t) => t.replace(/^#/, '').toLowerCase()));
+  }
+  const selective = Boolean(f.pathPrefix || f.sourceType || f.since !== undefined || (f.tags && f.tags.length > 0));
+  return { where: where.join(' AND '), params, selective };
+}
+
+interface Keyword {
+  ranked: Ranked[];
+  /** The MATCH expression that ran (for snippets), null when there was nothing to search for. */
+  match: string | null;
+}
+
+/**
+ * Chunks matching any of the query's terms, best bm25 first; score = b / (1 + b) with b = -bm25 (0..1).
+ * Without caller filters FTS5 ranks alone and the few best rows are then checked against the default filters
+ * (widening when too many fail); with them, the join filters while matching.
+ */
+function bm25List(db: Database, terms: string[], filters: FilterSql, limit: number): Keyword {
+  if (terms.length === 0) return { ranked: [], match: null };
+  const match = withinBudget(db, terms, limit).join(' OR ');
+  const score = (r: { id: number; b: number }): Ranked => ({ id: r.id, score: -r.b / (1 - r.b) });
+  if (filters.selective) {
+    const rows = prepared(
+      db,
+      `SELECT memory_fts.rowid AS id, bm25(memory_fts, 1.0, 2.0, 2.0) AS b
+       FROM memory_fts
+       CROSS JOIN memory_chunks c ON c.id = memory_fts.rowid
+       CROSS JOIN memory_documents d ON d.id = c.document_id
+       WHERE memory_fts MATCH @match AND ${filters.where}
+       ORDER BY b LIMIT @limit`,
+    ).all({ ...filters.params, match, limit }) as Array<{ id: number; b: number }>;
+    return { ranked: rows.map(score), match };
+  }
+  for (let fetch = limit + 10; ; fetch *= 4) {
+    const rows = prepared(
+      db,
+      `SELECT rowid AS id, bm25(memory_fts, 1.0, 2.0, 2.0) AS b FROM memory_fts WHERE memory_fts MATCH ? ORDER BY b LIMIT ?`,
+    ).all(match, fetch) as Array<{ id: number; b: number }>;
+    const pass = new Set(passing(db, filters, rows.map((r) => r.id)));
+    const kept = rows.filter((r) => pass.has(r.id));
+    if (kept.length >= limit || rows.length < fetch) return { ranked: kept.slice(0, limit).map(score), match };
+  }
+}
+
+/** The terms to match: rarest first, adding more while the rows they match stay within MATCH_BUDGET. */
+function withinBudget(db: Database, terms: string[], needed: number): string[] {
+  if (terms.length === 1) return terms;
+  const count = prepared(db, `SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ${MATCH_BUDGET + 1})`).pluck();
+  const byRarity = terms.map((t) => ({ t, n: count.get(t) as number })).sort((a, b) => a.n - b.n);
+  const kept: string[] = [];
+  let rows = 0;
+  for (const { t, n } of byRarity) {
+    if (n === 0) continue;
+    if (kept.length > 0 && rows >= needed && rows + n > MATCH_BUDGET) break;
+    kept.push(t);
+    rows += n;
+  }
+  return kept.length > 0 ? kept : terms;
+}
+
+/** Which of `ids` (chunk ids) belong to documents that pass the filters. */
+function passing(db: Database, filters: FilterSql, ids: number[]): number[] {
+  if (ids.length === 0) return [];
+  return prepared(
+    db,
+    `SELECT c.id FROM json_each(@ids) j
+     CROSS JOIN memory_chunks c ON c.id = j.value
+     CROSS JOIN memory_documents d ON d.id = c.document_id
+     WHERE ${filters.where}`,
+  )
+    .pluck()
+    .all({ ...filters.params, ids: JSON.stringify(ids) }) as number[];
+}
+
+/**
+ * The `depth` chunks nearest the query by cosine, filters applied. Coarse pass: hamming KNN over the bit
+ * vectors for k × oversample candidates; then exact cosine on those that pass the filters. When too few pass,
+ * the candidate set widens (×4), and a filter that leaves few chunks is searched exactly from the start.
+ */
+function vectorList(db: Database, q: Float32Array, filters: FilterSql, k: number, depth: number, oversample: number): Ranked[] {
+  const qb = Buffer.from(q.buffer, q.byteOffset, q.byteLength);
+  if (filters.selective && countFiltered(db, filters) <= EXACT_SCAN_MAX) return exactFiltered(db, qb, filters, depth);
+  let candidates = Math.min(MAX_KNN, Math.max(depth, Math.ceil(k * oversample)));
+  for (;;) {
+    const ids = prepared(db, `SELECT chunk_id FROM memory_vectors_bit WHERE embedding MATCH vec_quantize_binary(?) AND k = ?`)
+      .pluck()
+      .all(qb, candidates) as number[];
+    const rows = prepared(
+      db,
+      `SELECT c.id AS id, vec_distance_cosine(v.embedding, @q) AS dist
+       FROM json_each(@ids) j
+       CROSS JOIN memory_chunks c ON c.id = j.value
+       CROSS JOIN memory_documents d ON d.id = c.document_id
+       CROSS JOIN memory_vectors v ON v.chunk_id = c.id
+       WHERE ${filters.where}
+       ORDER BY dist LIMIT @limit`,
+    ).all({ ...filters.params, q: qb, ids: JSON.stringify(ids), limit: depth }) as Array<{ id: number; dist: number }>;
+    // Enough survived, or the coarse pass already returned every vector there is.
+    if (rows.length >= depth || ids.length < candidates) return rows.map(toCosine);
+    if (candidates >= MAX_KNN) return exactFiltered(db, qb, filters, depth);
+    candidates = Math.min(MAX_KNN, candidates * 4);
+  }
+}
+
+function countFiltered(db: Database, filters: FilterSql): number {
+  return prepared(
+    db,
+    `SELECT count(*) FROM (SELECT 1 FROM memory_documents d JOIN memory_chunks c ON c.document_id = d.id
+       WHERE ${filters.where} LIMIT ${EXACT_SCAN_MAX + 1})`,
+  )
+    .pluck()
+    .get(filters.params) as number;
+}
+
+function exactFiltered(db: Database, qb: Buffer, filters: FilterSql, depth: number): Ranked[] {
+  const rows = prepared(
+    db,
+    `SELECT c.id AS id, vec_distance_cosine(v.embedding, @q) AS dist
+     FROM memory_documents d
+     CROSS JOIN memory_chunks c ON c.document_id = d.id
+     CROSS JOIN memory_vectors v ON v.chunk_id = c.id
+     WHERE ${filters.where}
+     ORDER BY dist LIMIT @limit`,
+  ).all({ ...filters.params, q: qb, limit: depth }) as Array<{ id: number; dist: number }>;
+  return rows.map(toCosine);
+}
+
+function toCosine(r: { id: number; dist: number }): Ranked {
+  return { id: r.id, score: 1 - r.dist };
+}
+
+/** Reciprocal rank fusion of the two lists, normalised so that first in both lists scores 1. */
+function fuse(a: Ranked[], b: Ranked[]): Ranked[] {
+  const scores = new Map<number, number>();
+  for (const list of [a, b]) {
+    list.forEach((r, i) => scores.set(r.id, (scores.get(r.id) ?? 0) + 1 / (RRF_K + i + 1)));
+  }
+  const max = 2 / (RRF_K + 1);
+  return [...scores].map(([id, s]) => ({ id, score: s / max })).sort((x, y) => y.score - x.score || x.id - y.id);
+}
+
+interface HitRow {
+  id: number;
+  source_id: string;
+  source_type: string;
+  title: string;
+  heading_path: string;
+  start_line: number;
+  end_line: number;
+  content: string;
+  sensitive: number;
+}
+
+function materialise(db: Database, ranked: Ranked[], keyword: Keyword): SearchHit[] {
+  if (ranked.length === 0) return [];
+  const ids = JSON.stringify(ranked.map((r) => r.id));
+  const rows = prepared(
+    db,
+    `SELECT c.id, d.source_id, d.source_type, coalesce(d.title, d.source_id) AS title, c.heading_path, c.start_line, c.end_line, c.content, d.sensitive
+     FROM json_each(?) j CROSS JOIN memory_chunks c ON c.id = j.value CROSS JOIN memory_documents d ON d.id = c.document_id`,
+  ).all(ids) as HitRow[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const snippets = new Map<number, string>();
+  const keywordIds = new Set(keyword.ranked.map((r) => r.id));
+  const kwIds = ranked.filter((r) => keywordIds.has(r.id)).map((r) => r.id);
+  if (keyword.match !== null && kwIds.length > 0) {
+    const snip = prepared(
+      db,
+      `SELECT rowid AS id, snippet(memory_fts, 0, '', '', '…', 32) AS s FROM memory_fts
+       WHERE memory_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+    ).all(keyword.match, JSON.stringify(kwIds)) as Array<{ id: number; s: string }>;
+    for (const r of snip) snippets.set(r.id, r.s);
+  }
+  const hits: SearchHit[] = [];
+  for (const r of ranked) {
+    const row = byId.get(r.id);
+    if (!row) continue; // cannot happen inside one read transaction; kept so a bug drops a hit, not the search
+    hits.push({
+      chunkId: row.id,
+      path: row.source_id,
+      sourceType: row.source_type,
+      title: row.title,
+      headingPath: JSON.parse(row.heading_path) as string[],
+      startLine: row.start_line,
+      endLine: row.end_line,
+      snippet: tidy(snippets.get(row.id) ?? row.content),
+      score: r.score,
+      sensitive: row.sensitive !== 0,
+    });
+  }
+  return hits;
+}
+
+/** One line of at most ~SNIPPET_CHARS, cut at a word boundary. */
+function tidy(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= SNIPPET_CHARS + 20) return flat;
+  const cut = flat.lastIndexOf(' ', SNIPPET_CHARS);
+  return `${flat.slice(0, cut > SNIPPET_CHARS / 2 ? cut : SNIPPET_CHARS)}…`;
+}

@@ -1,0 +1,191 @@
+// Read operations on the index for reconcile, vector reuse and status; works on a read-only or the write connection.
+import type { Database } from 'better-sqlite3';
+import type { ModelInfo } from '../../messages/common.js';
+import type { DocumentStat, FileState, FileStatus, IndexConsistency, IndexCounts, StoredDocument } from '../../messages/store.js';
+import { vectorDim } from './schema.js';
+import { prepared } from './statement-cache.js';
+
+/** SQLite caps bound parameters per statement; json_each takes any number of keys in one. */
+const asJson = (xs: readonly unknown[]): string => JSON.stringify(xs);
+
+/** A Float32Array of its own (aligned) from a vec0 blob. */
+function toVector(blob: Buffer): Float32Array {
+  const out = new Float32Array(blob.byteLength / 4);
+  new Uint8Array(out.buffer).set(blob);
+  return out;
+}
+
+export class IndexReader {
+  readonly #db: Database;
+  readonly #userId: string;
+
+  constructor(db: Database, opts: { userId?: string } = {}) {
+    this.#db = db;
+    this.#userId = opts.userId ?? 'default';
+  }
+
+  /** Live documents of `sourceType` by source id, for comparing with `stat` on boot. */
+  documentStats(sourceType: string): Map<string, DocumentStat> {
+    const rows = prepared(
+      this.#db,
+      `SELECT source_id, coalesce(mtime_ms, -1) AS mtime_ms, coalesce(size, -1) AS size, content_hash, chunker_version
+       FROM memory_documents
+       WHERE user_id = ? AND source_type = ? AND deleted_at IS NULL`,
+    ).all(this.#userId, sourceType) as Array<{
+      source_id: string;
+      mtime_ms: number;
+      size: number;
+      content_hash: string;
+      chunker_version: string | null;
+    }>;
+    const out = new Map<string, DocumentStat>();
+    for (const r of rows) {
+      out.set(r.source_id, { mtimeMs: r.mtime_ms, size: r.size, contentHash: r.content_hash, chunkerVersion: r.chunker_version });
+    }
+    return out;
+  }
+
+  /** The live document at `sourceId`, or null. */
+  document(sourceType: string, sourceId: string): StoredDocument | null {
+    const r = prepared(
+      this.#db,
+      `SELECT id, source_type, source_id, uri, title, content_hash, coalesce(mtime_ms, -1) AS mtime_ms, coalesce(size, -1) AS size,
+         metadata, tags, sensitive, chunker_version, created_at, updated_at, indexed_at
+       FROM memory_documents WHERE user_id = ? AND source_type = ? AND source_id = ? AND deleted_at IS NULL`,
+    ).get(this.#userId, sourceType, sourceId) as
+      | {
+          id: number;
+          source_type: string;
+          source_id: string;
+          uri: string | null;
+          title: string | null;
+          content_hash: string;
+          mtime_ms: number;
+          size: number;
+          metadata: string | null;
+          tags: string | null;
+          sensitive: number;
+          chunker_version: string | null;
+          created_at: number | null;
+          updated_at: number | null;
+          indexed_at: number | null;
+        }
+      | undefined;
+    if (!r) return null;
+    const metadata = (r.metadata ? JSON.parse(r.metadata) : {}) as Record<string, unknown>;
+    const fm = metadata['frontmatter'];
+    return {
+      id: r.id,
+      sourceType: r.source_type,
+      sourceId: r.source_id,
+      uri: r.uri,
+      title: r.title,
+      contentHash: r.content_hash,
+      mtimeMs: r.mtime_ms,
+      size: r.size,
+      metadata,
+      frontmatter: fm !== null && typeof fm === 'object' && !Array.isArray(fm) ? (fm as Record<string, unknown>) : null,
+      tags: (r.tags ? JSON.parse(r.tags) : []) as string[],
+      sensitive: r.sensitive !== 0,
+      chunkerVersion: r.chunker_version,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+      indexedAt: r.indexed_at,
+    };
+  }
+
+  /** Stored vectors of chunks with these content hashes (any document), so unchanged chunks are not re-embedded. */
+  vectorsByChunkHash(hashes: readonly string[]): Map<string, Float32Array> {
+    const out = new Map<string, Float32Array>();
+    if (hashes.length === 0 || vectorDim(this.#db) === null) return out;
+    const rows = prepared(
+      this.#db,
+      `SELECT c.content_hash AS hash, v.embedding AS embedding
+       FROM (SELECT DISTINCT value FROM json_each(?)) h
+       JOIN memory_chunks c ON c.content_hash = h.value
+       JOIN memory_vectors v ON v.chunk_id = c.id`,
+    ).all(asJson(hashes)) as Array<{ hash: string; embedding: Buffer }>;
+    for (const r of rows) if (!out.has(r.hash)) out.set(r.hash, toVector(r.embedding));
+    return out;
+  }
+
+  /** Source ids of live documents with at least one chunk that has no vector (to embed when a model is back). */
+  documentsMissingVectors(sourceType: string): string[] {
+    const hasVectors = vectorDim(this.#db) !== null;
+    return prepared(
+      this.#db,
+      `SELECT DISTINCT d.source_id FROM memory_documents d JOIN memory_chunks c ON c.document_id = d.id
+       WHERE d.user_id = ? AND d.source_type = ? AND d.deleted_at IS NULL
+       ${hasVectors ? 'AND NOT EXISTS (SELECT 1 FROM memory_vectors_rowids v WHERE v.rowid = c.id)' : ''}
+       ORDER BY d.source_id`,
+    )
+      .pluck()
+      .all(this.#userId, sourceType) as string[];
+  }
+
+  counts(): IndexCounts {
+    const docs = prepared(
+      this.#db,
+      `SELECT count(*) FILTER (WHERE deleted_at IS NULL) AS live, count(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted,
+         max(indexed_at) AS last FROM memory_documents WHERE user_id = ?`,
+    ).get(this.#userId) as { live: number; deleted: number; last: number | null };
+    const chunks = prepared(this.#db, `SELECT count(*) FROM memory_chunks`).pluck().get() as number;
+    const vectors = vectorDim(this.#db) === null ? 0 : (prepared(this.#db, `SELECT count(*) FROM memory_vectors_rowids`).pluck().get() as number);
+    return { documents: docs.live, chunks, vectors, deleted: docs.deleted, lastIndexedAt: docs.last };
+  }
+
+  fileStatuses(state?: FileState): FileStatus[] {
+    const rows = prepared(
+      this.#db,
+      `SELECT path, state, reason, message, updated_at AS updatedAt FROM file_status WHERE ? IS NULL OR state = ? ORDER BY path`,
+    ).all(state ?? null, state ?? null) as FileStatus[];
+    return rows;
+  }
+
+  model(): ModelInfo | null {
+    const v = this.#meta('model');
+    return v === null ? null : (JSON.parse(v) as ModelInfo);
+  }
+
+  chunkerVersion(): string | null {
+    return this.#meta('chunker_version');
+  }
+
+  schemaVersion(): number {
+    return Number(this.#meta('schema_version'));
+  }
+
+  /** Counts of rows the tables disagree on; all zero when FTS, vectors, chunks and documents are in step. */
+  consistency(): IndexConsistency {
+    const one = (sql: string): number => prepared(this.#db, sql).pluck().get() as number;
+    const hasVectors = vectorDim(this.#db) !== null;
+    return {
+      chunksWithoutFts: one(`SELECT count(*) FROM memory_chunks c WHERE NOT EXISTS (SELECT 1 FROM memory_fts f WHERE f.rowid = c.id)`),
+      ftsWithoutChunk: one(`SELECT count(*) FROM memory_fts f WHERE NOT EXISTS (SELECT 1 FROM memory_chunks c WHERE c.id = f.rowid)`),
+      ftsStale: one(
+        `SELECT count(*) FROM memory_fts f JOIN memory_chunks c ON c.id = f.rowid JOIN memory_documents d ON d.id = c.document_id
+         WHERE f.content IS NOT c.content OR f.title IS NOT d.title
+            OR f.heading IS NOT (SELECT group_concat(value, ' / ') FROM json_each(c.heading_path))`,
+      ),
+      vectorsWithoutChunk: hasVectors
+        ? one(
+            `SELECT (SELECT count(*) FROM memory_vectors_rowids v WHERE NOT EXISTS (SELECT 1 FROM memory_chunks c WHERE c.id = v.rowid))
+                  + (SELECT count(*) FROM memory_vectors_bit_rowids v WHERE NOT EXISTS (SELECT 1 FROM memory_chunks c WHERE c.id = v.rowid))`,
+          )
+        : 0,
+      vectorPairMismatch: hasVectors
+        ? one(
+            `SELECT (SELECT count(*) FROM memory_vectors_rowids a WHERE NOT EXISTS (SELECT 1 FROM memory_vectors_bit_rowids b WHERE b.rowid = a.rowid))
+                  + (SELECT count(*) FROM memory_vectors_bit_rowids b WHERE NOT EXISTS (SELECT 1 FROM memory_vectors_rowids a WHERE a.rowid = b.rowid))`,
+          )
+        : 0,
+      chunksOfDeletedDocs: one(
+        `SELECT count(*) FROM memory_chunks c JOIN memory_documents d ON d.id = c.document_id WHERE d.deleted_at IS NOT NULL`,
+      ),
+    };
+  }
+
+  #meta(key: string): string | null {
+    return (prepared(this.#db, `SELECT value FROM meta WHERE key = ?`).pluck().get(key) as string | undefined) ?? null;
+  }
+}

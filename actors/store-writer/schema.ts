@@ -1,0 +1,220 @@
+// Opens the SQLite index (WAL, sqlite-vec) and creates or migrates its schema; triggers keep FTS and vectors in step.
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { forgetPrepared } from './statement-cache.js';
+
+/** The schema this code writes; stored in `PRAGMA user_version` and in meta `schema_version`. */
+export const SCHEMA_VERSION = 1;
+
+/** Float vectors are read back one by one for re-scoring: small vec0 chunks keep each point lookup cheap. */
+const FLOAT_CHUNK_SIZE = 64;
+/** Bit vectors are only scanned: big vec0 chunks make the hamming scan faster (4096 is sqlite-vec's maximum). */
+const BIT_CHUNK_SIZE = 4096;
+
+export class IndexOpenError extends Error {
+  constructor(
+    readonly code: 'index_missing' | 'index_too_new' | 'index_too_old',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'IndexOpenError';
+  }
+}
+
+/**
+ * Open the index at `file`. A writable open creates the file and migrates the schema; a read-only open
+ * needs a migrated file and works beside a writer (WAL), never blocking it.
+ */
+export function openIndex(file: string, opts: { readonly: boolean }): Database {
+  const db = new BetterSqlite3(file, opts.readonly ? { readonly: true, fileMustExist: true } : {});
+  try {
+    sqliteVec.load(db);
+    db.pragma('busy_timeout = 5000');
+    db.pragma('temp_store = MEMORY');
+    // Up to 64 MiB of pages per connection: at 100k chunks the bit vectors (~7 MiB) and hot FTS pages stay
+    // cached, ~20% faster vector search than with 16 MiB. (mmap measured no faster, and would inflate RSS.)
+    db.pragma('cache_size = -65536');
+    if (opts.readonly) {
+      checkVersion(db, file);
+    } else {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      migrate(db, file);
+    }
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function userVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function checkVersion(db: Database, file: string): void {
+  const v = userVersion(db);
+  if (v === 0) throw new IndexOpenError('index_missing', `${file} has no index yet: start the daemon once to create it`);
+  if (v > SCHEMA_VERSION) {
+    throw new IndexOpenError('index_too_new', `${file} has schema ${v}, this memvault knows ${SCHEMA_VERSION}: upgrade memvault`);
+  }
+  if (v < SCHEMA_VERSION) {
+    throw new IndexOpenError('index_too_old', `${file} has schema ${v}: start the daemon once to migrate it`);
+  }
+}
+
+/** MIGRATIONS[i] takes the schema from version i to i + 1. */
+const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [createV1];
+
+function migrate(db: Database, file: string): void {
+  const from = userVersion(db);
+  if (from > SCHEMA_VERSION) {
+    throw new IndexOpenError('index_too_new', `${file} has schema ${from}, this memvault knows ${SCHEMA_VERSION}: upgrade memvault`);
+  }
+  if (from === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    for (let v = from; v < SCHEMA_VERSION; v++) MIGRATIONS[v]!(db);
+    db.prepare(`INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(
+      String(SCHEMA_VERSION),
+    );
+    db.prepare(`INSERT OR IGNORE INTO meta(key, value) VALUES ('created_at', ?)`).run(String(Date.now()));
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+function createV1(db: Database): void {
+  db.exec(`
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+    CREATE TABLE memory_documents (
+      id INTEGER PRIMARY KEY,
+      user_id TEXT NOT NULL DEFAULT 'default',
+      source_type TEXT NOT NULL,
+      source_id TEXT NOT NULL,
+      uri TEXT,
+      title TEXT,
+      content_hash TEXT NOT NULL,
+      metadata TEXT,
+      tags TEXT,
+      sensitive INTEGER NOT NULL DEFAULT 0,
+      mtime_ms REAL,
+      size INTEGER,
+      chunker_version TEXT,
+      created_at INTEGER,
+      updated_at INTEGER,
+      indexed_at INTEGER,
+      deleted_at INTEGER,
+      UNIQUE (user_id, source_type, source_id)
+    );
+
+    -- AUTOINCREMENT: a chunk id is never reused, so a hit a reader holds can never name another chunk later.
+    CREATE TABLE memory_chunks (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      document_id INTEGER NOT NULL REFERENCES memory_documents(id) ON DELETE CASCADE,
+      seq INTEGER NOT NULL,
+      content TEXT NOT NULL,
+      token_count INTEGER NOT NULL,
+      heading_path TEXT NOT NULL,
+      start_line INTEGER NOT NULL,
+      end_line INTEGER NOT NULL,
+      content_hash TEXT NOT NULL
+    );
+    CREATE INDEX memory_chunks_document ON memory_chunks(document_id, seq);
+    CREATE INDEX memory_chunks_hash ON memory_chunks(content_hash);
+
+    -- A full-text copy of each chunk with its heading path and its document's title, keyed by chunk id.
+    CREATE VIRTUAL TABLE memory_fts USING fts5(
+      content, heading, title,
+      tokenize = 'porter unicode61 remove_diacritics 2'
+    );
+
+    CREATE TABLE file_status (
+      path TEXT PRIMARY KEY,
+      state TEXT NOT NULL CHECK (state IN ('indexed', 'skipped', 'failed')),
+      reason TEXT,
+      message TEXT,
+      updated_at INTEGER
+    );
+
+    -- The triggers below are the only code that writes memory_fts: whatever writes chunks, FTS cannot drift.
+    CREATE TRIGGER memory_chunks_guard BEFORE INSERT ON memory_chunks
+    WHEN (SELECT deleted_at FROM memory_documents WHERE id = new.document_id) IS NOT NULL
+    BEGIN SELECT RAISE(ABORT, 'chunk for a deleted document'); END;
+
+    CREATE TRIGGER memory_chunks_fts_ai AFTER INSERT ON memory_chunks BEGIN
+      INSERT INTO memory_fts(rowid, content, heading, title) VALUES (
+        new.id, new.content,
+        (SELECT group_concat(value, ' / ') FROM json_each(new.heading_path)),
+        (SELECT title FROM memory_documents WHERE id = new.document_id));
+    END;
+
+    CREATE TRIGGER memory_chunks_fts_ad AFTER DELETE ON memory_chunks BEGIN
+      DELETE FROM memory_fts WHERE rowid = old.id;
+    END;
+
+    CREATE TRIGGER memory_chunks_fts_au AFTER UPDATE OF id, document_id, content, heading_path ON memory_chunks BEGIN
+      DELETE FROM memory_fts WHERE rowid = old.id;
+      INSERT INTO memory_fts(rowid, content, heading, title) VALUES (
+        new.id, new.content,
+        (SELECT group_concat(value, ' / ') FROM json_each(new.heading_path)),
+        (SELECT title FROM memory_documents WHERE id = new.document_id));
+    END;
+
+    CREATE TRIGGER memory_documents_title_au AFTER UPDATE OF title ON memory_documents
+    WHEN new.title IS NOT old.title BEGIN
+      UPDATE memory_fts SET title = new.title
+      WHERE rowid IN (SELECT id FROM memory_chunks WHERE document_id = new.id);
+    END;
+
+    -- Soft delete: the row stays (for status and reconcile), its chunks go, and with them FTS and vector rows.
+    CREATE TRIGGER memory_documents_soft_delete AFTER UPDATE OF deleted_at ON memory_documents
+    WHEN new.deleted_at IS NOT NULL BEGIN
+      DELETE FROM memory_chunks WHERE document_id = new.id;
+    END;
+  `);
+}
+
+/** Dimension of the vector tables, or null when none exist (no model has been set: keyword-only). */
+export function vectorDim(db: Database): number | null {
+  const row = db.prepare(`SELECT value FROM meta WHERE key = 'vector_dim'`).get() as { value: string } | undefined;
+  return row ? Number(row.value) : null;
+}
+
+/**
+ * Create the float and bit vec0 tables for vectors of `dim` floats, and the trigger that drops a chunk's
+ * vectors with the chunk. Called by the writer when a model is first set or changes.
+ */
+export function createVectorTables(db: Database, dim: number): void {
+  if (!Number.isInteger(dim) || dim <= 0 || dim % 8 !== 0) {
+    throw new Error(`vector dim must be a positive multiple of 8 (bit quantization packs 8 per byte), got ${dim}`);
+  }
+  db.exec(`
+    CREATE VIRTUAL TABLE memory_vectors USING vec0(
+      chunk_id INTEGER PRIMARY KEY, embedding float[${dim}] distance_metric=cosine, chunk_size=${FLOAT_CHUNK_SIZE});
+    CREATE VIRTUAL TABLE memory_vectors_bit USING vec0(
+      chunk_id INTEGER PRIMARY KEY, embedding bit[${dim}], chunk_size=${BIT_CHUNK_SIZE});
+    CREATE TRIGGER memory_chunks_vec_ad AFTER DELETE ON memory_chunks BEGIN
+      DELETE FROM memory_vectors WHERE chunk_id = old.id;
+      DELETE FROM memory_vectors_bit WHERE chunk_id = old.id;
+    END;
+  `);
+  db.prepare(`INSERT INTO meta(key, value) VALUES ('vector_dim', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(
+    String(dim),
+  );
+}
+
+/** Drop every vector (they came from another model). Returns how many float vectors there were. */
+export function dropVectorTables(db: Database): number {
+  if (vectorDim(db) === null) return 0;
+  const n = (db.prepare(`SELECT count(*) AS n FROM memory_vectors_rowids`).get() as { n: number }).n;
+  db.exec(`
+    DROP TRIGGER IF EXISTS memory_chunks_vec_ad;
+    DROP TABLE IF EXISTS memory_vectors;
+    DROP TABLE IF EXISTS memory_vectors_bit;
+    DELETE FROM meta WHERE key = 'vector_dim';
+  `);
+  forgetPrepared(db);
+  return n;
+}

@@ -1,0 +1,81 @@
+// The watcher actor (worker thread): turns OS events (forwarded by main, which owns the @parcel/watcher
+// subscription so no event is lost while this actor restarts) into work for WatcherCore; reconciles on boot.
+import { runActor } from '../runtime/worker.js';
+import { boot } from '../common/boot.js';
+import { openIndex } from '../store-writer/schema.js';
+import { IndexReader } from '../store-writer/index-reader.js';
+import { SOURCE_VAULT } from '../store-writer/apply.js';
+import { vaultPath, type VaultPath } from '../../messages/common.js';
+import type { IndexedState, WatcherMsg } from '../../messages/to-watcher.js';
+import { CHUNKER_VERSION } from '../chunker/parse-note.js';
+import type { ChunkerMsg } from '../../messages/to-chunker.js';
+import type { StoreMsg } from '../../messages/to-store.js';
+import type { MainMsg } from '../../messages/to-main.js';
+import { WatcherCore } from './core.js';
+import { makeIgnore, type IgnoreMatcher } from './scan.js';
+
+const { b, board, log } = boot();
+const cfg = b.config;
+const wallClock = {
+  now: () => Date.now(),
+  setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+  clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout),
+};
+
+interface State {
+  core: WatcherCore;
+  ignore: IgnoreMatcher;
+}
+
+runActor<WatcherMsg, ChunkerMsg | StoreMsg | MainMsg, State>(
+  async (msg, ctx) => {
+    const { core, ignore } = ctx.state;
+    switch (msg.type) {
+      case 'watcher.rescan':
+        await reconcileFromIndex(core);
+        return;
+      case 'watcher.fs_events': {
+        const notes: VaultPath[] = [];
+        for (const rel of msg.paths) {
+          if (!ignore(rel, false)) notes.push(vaultPath(rel));
+          else if (!rel.toLowerCase().endsWith('.md') && !ignore(rel, true)) await core.onFolder(rel); // maybe a folder
+        }
+        if (notes.length) {
+          log.debug({ event: 'vault_watch_event', count: notes.length }, 'vault changed');
+          core.onPaths(notes);
+        }
+        return;
+      }
+      default:
+        ctx.state.core.handle(msg);
+    }
+  },
+  async (init) => {
+    const ignore = makeIgnore(cfg.watcher.ignore);
+    const core = new WatcherCore({
+      root: cfg.vault,
+      ignore,
+      clock: wallClock,
+      debounceMs: cfg.watcher.debounce_ms,
+      renameWindowMs: cfg.watcher.rename_window_ms,
+      maxInFlight: 256,
+      emit: (m) => init.emit(m),
+      board,
+      log,
+    });
+    await reconcileFromIndex(core);
+    return { core, ignore };
+  },
+);
+
+async function reconcileFromIndex(core: WatcherCore): Promise<void> {
+  const db = openIndex(b.dbFile, { readonly: true });
+  const indexed = new Map<string, IndexedState>();
+  for (const [p, st] of new IndexReader(db).documentStats(SOURCE_VAULT)) {
+    // chunks built by another chunker version are rebuilt: stats that never match, a hash that never short-circuits
+    indexed.set(p, st.chunkerVersion === CHUNKER_VERSION ? st : { mtimeMs: -1, size: -1, contentHash: `stale:${st.contentHash}` });
+  }
+  db.close();
+  await core.reconcile(indexed);
+  board.set('reconciledAt', Date.now());
+}

@@ -1,0 +1,49 @@
+// `memvault index`: one reconcile-and-index pass with the same actors as the daemon; a progress bar on a TTY.
+import cliProgress from 'cli-progress';
+import { makeLogger } from '../../actors/common/log.js';
+import { Daemon } from '../../supervisors/daemon.js';
+import { configFor, EXIT, type Args } from '../cli.js';
+import { findDaemon } from '../client.js';
+
+export async function indexOnce(a: Args): Promise<number> {
+  const cfg = configFor(a, { vaultRequired: true });
+  const running = await findDaemon(cfg.data_dir);
+  if (running) {
+    process.stderr.write(`memvault: a daemon already indexes ${cfg.vault} (${running.url}); it keeps the index current\n`);
+    return EXIT.ok;
+  }
+  const tty = process.stderr.isTTY === true;
+  const log = makeLogger('main', { level: tty ? 'warn' : cfg.log.level, dataDir: cfg.data_dir, toStderr: true });
+  const daemon = new Daemon({ ...cfg, log: { level: tty ? 'warn' : cfg.log.level } }, { mode: 'oneshot', log, logToStderr: true });
+  const started = Date.now();
+  await daemon.start();
+  const b = daemon.board;
+  let bar: cliProgress.SingleBar | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  if (tty) {
+    bar = new cliProgress.SingleBar(
+      { format: 'indexing |{bar}| {value}/{total} files | {chunks} chunks | {rate} files/s | ETA {eta_formatted}', hideCursor: true },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(1, 0, { chunks: 0, rate: '0' });
+    timer = setInterval(() => {
+      const done = b.get('filesDone');
+      const total = Math.max(done + b.get('pending'), 1);
+      const secs = (Date.now() - started) / 1000;
+      bar!.setTotal(total);
+      bar!.update(done, { chunks: b.get('chunksIndexed'), rate: (done / Math.max(secs, 0.001)).toFixed(1) });
+    }, 200);
+  }
+  await daemon.whenCaughtUp();
+  if (timer) clearInterval(timer);
+  if (bar) {
+    bar.update(b.get('filesDone'), { chunks: b.get('chunksIndexed') });
+    bar.stop();
+  }
+  await daemon.stop('index complete', 0);
+  const secs = (Date.now() - started) / 1000;
+  process.stderr.write(
+    `memvault: indexed ${cfg.vault}: ${b.get('filesDone')} files processed, ${b.get('chunksIndexed')} chunks written, ${b.get('embedCalls')} model calls, ${secs.toFixed(1)} s\n`,
+  );
+  return EXIT.ok;
+}

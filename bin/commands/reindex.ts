@@ -1,0 +1,20 @@
+// `memvault reindex`: rebuilds the index with the configured model into a new file and swaps it in atomically;
+// a running daemon keeps serving the old index until the new one is complete.
+import { makeLogger } from '../../actors/common/log.js';
+import { rebuildIndex } from '../../supervisors/reindex.js';
+import { configFor, EXIT, type Args } from '../cli.js';
+import { callDaemon, findDaemon } from '../client.js';
+
+export async function reindexCommand(a: Args): Promise<number> {
+  const cfg = configFor(a, { vaultRequired: false });
+  const daemon = await findDaemon(cfg.data_dir);
+  if (daemon) {
+    const r = await callDaemon<{ ok: boolean; documents: number; ms: number }>(daemon, 'POST', '/v1/reindex', {});
+    process.stderr.write(`memvault: the daemon rebuilt the index (${r.documents} notes, ${(r.ms / 1000).toFixed(1)} s) and swapped it in\n`);
+    return EXIT.ok;
+  }
+  const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir, toStderr: true });
+  const r = await rebuildIndex(cfg, log);
+  process.stderr.write(`memvault: rebuilt the index (${r.documents} notes, ${(r.ms / 1000).toFixed(1)} s) and swapped it in\n`);
+  return EXIT.ok;
+}

@@ -1,0 +1,49 @@
+// `memvault search`: through the running daemon when there is one, else directly on the index file.
+import type { SearchResponse } from '../../actors/gateway/index-view.js';
+import { configFor, EXIT, UsageError, type Args } from '../cli.js';
+import { callDaemon, findDaemon } from '../client.js';
+import { loadQueryModel, openDirect } from '../direct.js';
+import { searchBody } from '../../actors/gateway/api-schema.js';
+
+export async function searchCommand(a: Args): Promise<number> {
+  const query = a.rest.join(' ').trim();
+  if (!query) throw new UsageError('search needs a QUERY');
+  const cfg = configFor(a, { vaultRequired: false });
+  const body = searchBody.parse({ query, k: a.k, mode: a.mode });
+  let r: SearchResponse;
+  const daemon = await findDaemon(cfg.data_dir);
+  if (daemon) {
+    r = await callDaemon<SearchResponse>(daemon, 'POST', '/v1/search', body);
+  } else {
+    const view = openDirect(cfg);
+    if (!view) {
+      process.stderr.write(`memvault: ${cfg.vault} has no index yet: run \`memvault index --vault ${cfg.vault}\` or start the daemon\n`);
+      return EXIT.failure;
+    }
+    if ((body.mode ?? cfg.search.default_mode) !== 'bm25') await loadQueryModel(view, cfg);
+    r = await view.search(body);
+    view.close();
+  }
+  if (a.json) {
+    process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+    return EXIT.ok;
+  }
+  const lines: string[] = [];
+  if (r.degraded) lines.push(`note: ${r.mode} search only — ${r.degraded}`);
+  if (r.results.length === 0) {
+    const i = r.index;
+    lines.push(
+      i.pending > 0 || !i.reconciled
+        ? `no matches yet — ${i.pending} file(s) are still being indexed; try again shortly`
+        : `no matches in ${i.documents} indexed notes`,
+    );
+  }
+  r.results.forEach((h, n) => {
+    const where = h.heading_path.length ? ` › ${h.heading_path.join(' › ')}` : '';
+    lines.push(`${n + 1}. ${h.path}:${h.start_line}-${h.end_line}  ${h.title}${where}  (${h.score.toFixed(3)}${h.sensitive ? ', sensitive' : ''})`);
+    lines.push(`   ${h.snippet.replace(/\s+/g, ' ').slice(0, 220)}`);
+  });
+  lines.push(`[${r.mode} · ${r.took_ms} ms · ${r.index.documents} notes, ${r.index.chunks} chunks, ${r.index.pending} pending]`);
+  process.stdout.write(lines.join('\n') + '\n');
+  return EXIT.ok;
+}

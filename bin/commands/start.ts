@@ -1,0 +1,55 @@
+// `memvault start`: runs the supervisor in the foreground until SIGTERM/SIGINT, then shuts down cleanly.
+import { makeLogger } from '../../actors/common/log.js';
+import { splitListen } from '../../config/load.js';
+import { Daemon } from '../../supervisors/daemon.js';
+import { configFor, EXIT, type Args } from '../cli.js';
+import { findDaemon, removeDaemonInfo, writeDaemonInfo } from '../client.js';
+
+export async function start(a: Args): Promise<number> {
+  const cfg = configFor(a, { vaultRequired: true });
+  const { host } = splitListen(cfg.listen);
+  const running = await findDaemon(cfg.data_dir);
+  if (running) {
+    process.stderr.write(`memvault: a daemon already serves ${cfg.vault} at ${running.url}\n`);
+    return EXIT.failure;
+  }
+  const log = makeLogger('main', { level: cfg.log.level, dataDir: cfg.data_dir });
+  log.event('config_loaded', { vault: cfg.vault, data_dir: cfg.data_dir, listen: cfg.listen, provider: cfg.embedder.provider, file: cfg.config_file });
+  const daemon = new Daemon(cfg, { mode: 'serve', log });
+  await daemon.start();
+  const port = daemon.board.get('gatewayPort');
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${shownHost}:${port}`;
+  writeDaemonInfo(cfg.data_dir, { pid: process.pid, url, started_at: new Date().toISOString() });
+  log.event('daemon_started', { url, pid: process.pid });
+  process.stderr.write(
+    [
+      '',
+      `memvault is serving ${cfg.vault}`,
+      `  search:   memvault search --vault ${cfg.vault} "your question"`,
+      `            curl -H "Authorization: Bearer $(cat ${cfg.data_dir}/token)" -d '{"query":"..."}' ${url}/v1/search`,
+      `  status:   ${url}/v1/status (token in ${cfg.data_dir}/token)`,
+      `  metrics:  ${url}/metrics  (Prometheus scrape target)`,
+      '  stop:     Ctrl-C',
+      '',
+    ].join('\n') + '\n',
+  );
+  const stopped = new Promise<number>((resolve) => {
+    const onSignal = (sig: NodeJS.Signals) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      daemon.stop(sig).then(() => resolve(EXIT.ok), () => resolve(EXIT.failure));
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    void daemon.root!.exited.then((exit) => {
+      if (exit.kind !== 'normal') {
+        log.error({ event: 'actor_escalated', exit }, 'the supervision tree gave up');
+        resolve(EXIT.failure);
+      }
+    });
+  });
+  const code = await stopped;
+  removeDaemonInfo(cfg.data_dir, process.pid);
+  return code;
+}

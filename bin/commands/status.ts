@@ -1,0 +1,38 @@
+// `memvault status`: counts, pending, model, last error; `--files` lists every note with its state and reason.
+import type { IndexState } from '../../actors/gateway/index-view.js';
+import { configFor, EXIT, type Args } from '../cli.js';
+import { callDaemon, findDaemon } from '../client.js';
+import { fileStates, openDirect, type FileState } from '../direct.js';
+
+export async function statusCommand(a: Args): Promise<number> {
+  const cfg = configFor(a, { vaultRequired: false });
+  const daemon = await findDaemon(cfg.data_dir);
+  const view = openDirect(cfg);
+  let index: IndexState | null = null;
+  if (daemon) index = (await callDaemon<{ index: IndexState }>(daemon, 'GET', '/v1/status')).index;
+  else if (view) index = view.state();
+  const files: FileState[] = a.files || !daemon ? await fileStates(cfg, view) : [];
+  if (!daemon && index) {
+    index.pending = files.filter((f) => f.state === 'pending').length; // nothing runs: pending = differs on disk
+    index.files_total = files.length;
+  }
+  view?.close();
+  const out = { vault: cfg.vault, daemon: daemon ? daemon.url : null, index, ...(a.files ? { files } : {}) };
+  if (a.json) {
+    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    return EXIT.ok;
+  }
+  const l: string[] = [`vault:    ${cfg.vault}`, `daemon:   ${daemon ? `running at ${daemon.url}` : 'not running'}`];
+  if (!index) l.push('index:    none yet (run `memvault index` or start the daemon)');
+  else {
+    l.push(`index:    ${index.documents} notes, ${index.chunks} chunks, ${index.vectors} vectors; ${index.pending} pending`);
+    l.push(`indexed:  ${index.last_indexed_at ?? 'never'}`);
+    l.push(`model:    ${index.model ? `${index.model.name}@${index.model.version} (${index.model.dim}-dim)` : 'none recorded'}`);
+    if (index.vector_search.reason) l.push(`vectors:  unavailable — ${index.vector_search.reason}`);
+  }
+  const bad = files.filter((f) => f.state === 'failed' || f.state === 'skipped');
+  if (bad.length) l.push(`problems: ${bad.length} file(s) not indexed; \`memvault status --files\` lists them`);
+  if (a.files) for (const f of files) l.push(`  ${f.state.padEnd(8)} ${f.path}${f.reason ? `  (${f.reason}${f.message ? `: ${f.message}` : ''})` : ''}`);
+  process.stdout.write(l.join('\n') + '\n');
+  return EXIT.ok;
+}

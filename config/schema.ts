@@ -1,0 +1,92 @@
+// The configuration schema: one YAML file, validated with zod; unknown keys are errors so typos never pass silently.
+import { z } from 'zod';
+
+const hostPort = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:7411');
+
+export const DEFAULT_IGNORE = ['.obsidian/**', '.git/**', '.memvault/**', '.trash/**', 'Templates/**'];
+
+const watcherSchema = z
+  .object({
+    ignore: z.array(z.string().min(1)).default(DEFAULT_IGNORE),
+    debounce_ms: z.number().int().min(0).max(60_000).default(200),
+    rename_window_ms: z.number().int().min(0).max(60_000).default(2_000),
+  })
+  .strict();
+
+const chunkerSchema = z
+  .object({
+    max_tokens: z.number().int().min(16).max(8192).optional(), // default: the model's own window
+    overlap_tokens: z.number().int().min(0).max(512).default(16),
+    max_file_bytes: z.number().int().min(1024).default(2_000_000),
+  })
+  .strict();
+
+const embedderSchema = z
+  .object({
+    provider: z.enum(['use-lite', 'onnx', 'openai']).default('use-lite'),
+    threads: z.number().int().min(1).max(64).default(2),
+    batch_size: z.number().int().min(1).max(512).default(32),
+    batch_window_ms: z.number().int().min(0).max(10_000).default(15),
+    quantize: z.enum(['fp32', 'int8']).default('fp32'),
+    onnx: z
+      .object({ model_dir: z.string().min(1), name: z.string().optional(), max_tokens: z.number().int().positive().optional() })
+      .strict()
+      .optional(),
+    openai: z
+      .object({
+        base_url: z.string().url(),
+        model: z.string().min(1),
+        api_key_env: z.string().optional(),
+        dim: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .superRefine((e, ctx) => {
+    if (e.provider === 'onnx' && !e.onnx)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['onnx'], message: 'provider "onnx" needs embedder.onnx.model_dir' });
+    if (e.provider === 'openai' && !e.openai)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['openai'], message: 'provider "openai" needs embedder.openai.base_url and model' });
+  });
+
+const searchSchema = z
+  .object({
+    default_k: z.number().int().min(1).max(1000).default(10),
+    max_k: z.number().int().min(1).max(1000).default(50),
+    min_score: z.number().min(0).default(0),
+    default_mode: z.enum(['hybrid', 'bm25', 'vector']).default('hybrid'),
+  })
+  .strict()
+  .refine((s) => s.default_k <= s.max_k, { message: 'default_k must not exceed max_k', path: ['default_k'] });
+
+const supervisorSchema = z
+  .object({
+    intensity: z.number().int().min(0).default(5),
+    period_ms: z.number().int().min(100).default(30_000),
+    backoff_min_ms: z.number().int().min(0).default(50),
+    backoff_max_ms: z.number().int().min(0).default(10_000),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    vault: z.string().min(1).optional(),
+    data_dir: z.string().min(1).optional(),
+    listen: hostPort.default('127.0.0.1:7411'),
+    user_id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only').default('default'),
+    watcher: watcherSchema.default({}),
+    chunker: chunkerSchema.default({}),
+    embedder: embedderSchema.default({}),
+    search: searchSchema.default({}),
+    supervisor: supervisorSchema.default({}),
+    log: z
+      .object({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') })
+      .strict()
+      .default({}),
+  })
+  .strict();
+
+export type FileConfig = z.infer<typeof configSchema>;

@@ -1,0 +1,38 @@
+// Protocol between an actor's host (main thread) and its worker thread, and the host's events for logs and metrics.
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
+import type { WireError } from './common.js';
+
+/** One worker thread's prom-client registry, as `register.getMetricsAsJSON()` returns it; merge with `AggregatorRegistry.aggregate`. */
+export type WorkerMetrics = MetricObjectWithValues<MetricValue<string>>[];
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export type HostToWorker<In = unknown> =
+  /** A mailbox message; `attempt` > 1 means a previous incarnation may have handled it already. */
+  | { type: 'actor.deliver'; seq: number; attempt: number; request: boolean; msg: In }
+  /** Out of band, not through the mailbox: answered whenever the worker's event loop is free. */
+  | { type: 'actor.metrics'; id: number }
+  /** Finish the current message, ack it, exit 0. */
+  | { type: 'actor.stop'; reason: string };
+
+export type WorkerToHost<Out = unknown> =
+  | { type: 'actor.ready' }
+  | { type: 'actor.ack'; seq: number }
+  | { type: 'actor.reply'; seq: number; value: unknown }
+  | { type: 'actor.emit'; msg: Out }
+  | { type: 'actor.metrics_result'; id: number; metrics: WorkerMetrics }
+  | { type: 'actor.log'; level: LogLevel; msg: string; fields?: Record<string, unknown> };
+
+/** What an actor host reports; the caller logs it and counts it. */
+export type ActorEvent =
+  /** A message crashed the worker `attempts` times and was dropped so the actor can serve the rest. */
+  | { type: 'actor.poison'; actor: string; seq: number; attempts: number; msg: unknown; error: WireError }
+  /** A message that cannot be structured-cloned to the worker: a bug in the sender; dropped. */
+  | { type: 'actor.undeliverable'; actor: string; seq: number; error: WireError }
+  /** A new incarnation is being handed the messages its predecessor did not ack. */
+  | { type: 'actor.redelivered'; actor: string; count: number }
+  /** `send` refused a message: the mailbox held `maxMailbox` messages. */
+  | { type: 'actor.mailbox_full'; actor: string; depth: number }
+  /** The mailbox fell back below `maxMailbox` after refusing a message. */
+  | { type: 'actor.drained'; actor: string; depth: number }
+  | { type: 'actor.log'; actor: string; level: LogLevel; msg: string; fields?: Record<string, unknown> };

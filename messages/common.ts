@@ -1,0 +1,81 @@
+// Shared plain-data types that cross thread boundaries: paths, failures, notes, chunks, model identity.
+
+/** A note's path relative to the vault root, POSIX separators, NFC-normalised, never starting with `/` or `..`. */
+export type VaultPath = string & { readonly __brand: 'VaultPath' };
+
+export function vaultPath(p: string): VaultPath {
+  return p.normalize('NFC').replaceAll('\\', '/') as VaultPath;
+}
+
+/** Exhaustiveness check for tagged-union switches: a new message no one handles fails to compile. */
+export function assertNever(x: never): never {
+  throw new Error(`unhandled message: ${JSON.stringify(x)}`);
+}
+
+/** An expected failure, as data: a stable reason code and a message saying what to fix. */
+export interface Failure<R extends string = string> {
+  ok: false;
+  reason: R;
+  message: string;
+}
+export type Result<T, R extends string = string> = ({ ok: true } & T) | Failure<R>;
+
+export function fail<R extends string>(reason: R, message: string): Failure<R> {
+  return { ok: false, reason, message };
+}
+
+/** Plain-data error for crossing threads (an Error subclass loses its fields in structured clone). */
+export interface WireError {
+  kind: string;
+  message: string;
+  stack?: string;
+}
+export function toWireError(err: unknown, kind = 'error'): WireError {
+  if (err instanceof Error) return { kind: (err as { code?: string }).code ?? kind, message: err.message, stack: err.stack };
+  return { kind, message: String(err) };
+}
+
+/** Identity of the embedding model that built (or will build) an index. Vectors from different models never mix. */
+export interface ModelInfo {
+  provider: string; // 'use-lite' | 'onnx' | 'openai'
+  name: string; // e.g. 'universal-sentence-encoder-lite'
+  version: string; // package or file version
+  dim: number;
+}
+
+export function modelKey(m: ModelInfo): string {
+  return `${m.provider}:${m.name}@${m.version}/${m.dim}`;
+}
+
+/** One `[[wikilink]]` found in a note. */
+export interface WikiLink {
+  target: string; // note name or path, without extension, as written
+  heading?: string; // [[note#heading]]
+  alias?: string; // [[note|alias]]
+  embed: boolean; // ![[note]]
+  line: number; // 1-based
+}
+
+/** A heading-aware chunk of a note, ready to embed. */
+export interface ChunkDraft {
+  seq: number; // 0-based order within the note
+  content: string; // text that is embedded and keyword-indexed
+  headingPath: string[]; // e.g. ["Project Plan", "Design", "Schema"]
+  startLine: number; // 1-based, inclusive, in the file (frontmatter counted)
+  endLine: number; // 1-based, inclusive
+  tokenCount: number; // by the embedding model's own tokenizer
+  hash: string; // sha256 hex of content (whose context line carries the heading path), for vector reuse
+}
+
+/** A parsed note: what the chunker produces from a file's bytes. */
+export interface ParsedNote {
+  path: VaultPath;
+  title: string;
+  contentHash: string; // sha256 hex of the whole file's bytes
+  frontmatter: Record<string, unknown>;
+  frontmatterError?: string; // set when the YAML was malformed; the body is still indexed
+  tags: string[]; // from frontmatter `tags` and inline #tags, without '#', deduplicated
+  links: WikiLink[];
+  sensitive: boolean; // frontmatter `memvault: local-only` or `sensitive: true`
+  chunks: ChunkDraft[];
+}

@@ -1,0 +1,143 @@
+// Plain-data types of the SQLite index: what the store writer is asked to write, and what readers get back.
+import type { ChunkDraft } from './common.js';
+
+/** A chunk to store, with its vector, or `null` when no model was available (the chunk is keyword-only). */
+export interface UpsertChunk extends ChunkDraft {
+  vector: Float32Array | null;
+}
+
+/** Everything the index keeps about one document (a vault note, later a chat or a task). */
+export interface UpsertDocument {
+  sourceType: string; // 'vault' for notes
+  sourceId: string; // the vault path for notes
+  uri?: string;
+  title: string;
+  contentHash: string;
+  mtimeMs: number;
+  size: number;
+  metadata: object; // JSON: frontmatter, links, frontmatterError
+  tags: string[];
+  sensitive: boolean;
+  chunks: UpsertChunk[];
+}
+
+/** A live document as stored (what rename and status need to know without reading the file). */
+export interface StoredDocument {
+  id: number;
+  sourceType: string;
+  sourceId: string;
+  uri: string | null;
+  title: string | null;
+  contentHash: string;
+  mtimeMs: number;
+  size: number;
+  metadata: Record<string, unknown>;
+  /** `metadata.frontmatter`, when it is an object. */
+  frontmatter: Record<string, unknown> | null;
+  tags: string[];
+  sensitive: boolean;
+  chunkerVersion: string | null;
+  createdAt: number | null;
+  updatedAt: number | null;
+  indexedAt: number | null;
+}
+
+export type FileState = 'indexed' | 'skipped' | 'failed';
+
+/** Stable reason codes for a file that was skipped or failed; shown by `status --files`. */
+export type FileStatusReason =
+  | 'not_utf8'
+  | 'binary'
+  | 'too_large'
+  | 'unreadable'
+  | 'frontmatter_invalid'
+  | 'symlink_loop'
+  | 'vanished'
+  | (string & {}); // other actors may add codes; the named ones are the ones we promise
+
+export interface FileStatus {
+  path: string;
+  state: FileState;
+  reason: FileStatusReason | null;
+  message: string | null;
+  updatedAt: number;
+}
+
+/** What the watcher compares with `stat` on boot to find changed files without reading them. */
+export interface DocumentStat {
+  mtimeMs: number;
+  size: number;
+  contentHash: string;
+  /** The chunker that built this document's chunks; a different one means re-chunk. */
+  chunkerVersion: string | null;
+}
+
+export interface IndexCounts {
+  documents: number; // live
+  chunks: number;
+  vectors: number;
+  deleted: number; // soft-deleted documents
+  lastIndexedAt: number | null;
+}
+
+/** Row counts that must all be zero when the tables agree. */
+export interface IndexConsistency {
+  chunksWithoutFts: number;
+  ftsWithoutChunk: number;
+  /** FTS rows whose text (content, heading, title) differs from the chunk and document they index. */
+  ftsStale: number;
+  vectorsWithoutChunk: number;
+  /** Float vectors without a coarse bit vector, or bit vectors without a float vector. */
+  vectorPairMismatch: number;
+  chunksOfDeletedDocs: number;
+}
+
+export interface ModelChange {
+  changed: boolean;
+  /** Vectors dropped because they came from another model (they never mix). */
+  droppedVectors: number;
+}
+
+export type SearchMode = 'hybrid' | 'bm25' | 'vector';
+
+export interface SearchFilters {
+  /** Keep documents whose source id (vault path) starts with this string. */
+  pathPrefix?: string;
+  sourceType?: string;
+  /** Epoch ms; keep documents whose content changed at or after this time (`updated_at`). */
+  since?: number;
+  /** All must be present; case-insensitive; `project` also matches the nested tag `project/alpha`. */
+  tags?: string[];
+  /** Sensitive notes (`memvault: local-only`, `sensitive: true`) are left out unless this is true. */
+  includeSensitive?: boolean;
+}
+
+export interface SearchRequest {
+  query: string;
+  k: number;
+  mode: SearchMode;
+  filters?: SearchFilters;
+  /** Hits scoring below this are dropped; the scale depends on the mode (see SearchHit.score). */
+  minScore?: number;
+  userId?: string;
+}
+
+export interface SearchHit {
+  chunkId: number;
+  path: string; // source_id
+  sourceType: string;
+  title: string; // the document's title, or its path when it has none
+  headingPath: string[];
+  startLine: number;
+  endLine: number;
+  /** ~200 characters of the chunk around the first keyword match, or its start when matched by vector only. */
+  snippet: string;
+  /**
+   * - vector: cosine similarity of the query and the chunk, -1..1 (unit vectors);
+   * - bm25: FTS5 bm25 mapped to 0..1 by `b / (1 + b)` with b = -bm25(), so it does not depend on the other hits;
+   * - hybrid: reciprocal rank fusion `Σ 1/(60 + rank)` over the bm25 and vector lists, divided by its maximum
+   *   2/61, so 1 means "first in both lists" (0..1).
+   */
+  score: number;
+  sensitive: boolean;
+}

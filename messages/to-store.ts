@@ -1,0 +1,25 @@
+// Messages the store writer receives: every index mutation, each applied in one idempotent transaction.
+import type { ChunkDraft, ModelInfo, ParsedNote, VaultPath } from './common.js';
+
+export type FileFailReason =
+  | 'not_utf8'
+  | 'binary'
+  | 'too_large'
+  | 'unreadable'
+  | 'symlink_loop'
+  | 'vanished'
+  | 'crashed'
+  | 'not_a_file';
+
+export interface NoteForStore extends Omit<ParsedNote, 'chunks'> {
+  chunks: Array<ChunkDraft & { vector: Float32Array | null }>;
+}
+
+export type StoreMsg =
+  | { type: 'store.upsert'; note: NoteForStore; mtimeMs: number; size: number; model: ModelInfo | null }
+  | { type: 'store.touch'; path: VaultPath; mtimeMs: number; size: number; contentHash: string }
+  | { type: 'store.delete'; path: VaultPath }
+  | { type: 'store.rename'; from: VaultPath; to: VaultPath; mtimeMs: number; size: number }
+  | { type: 'store.file_failed'; path: VaultPath; reason: FileFailReason; message: string }
+  /** Reindex: close the live index, rename `next` over it, reopen, and bump the board's indexGeneration. */
+  | { type: 'store.swap_index'; next: string; requestId: number };

@@ -1,0 +1,55 @@
+// Rebuilds the index into a new file with the configured model, then swaps it in with one rename; the old file
+// keeps serving until then. A running daemon's store writer does the swap (see store.swap_index).
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import type { Config } from '../config/load.js';
+import type { EventLogger } from '../actors/common/log.js';
+import { indexFile } from '../actors/common/boot.js';
+import { openIndex } from '../actors/store-writer/schema.js';
+import { Daemon } from './daemon.js';
+
+export function nextIndexFile(cfg: Config): string {
+  return indexFile(cfg).replace(/\.sqlite$/, '.next.sqlite');
+}
+
+/** Removes a database file with its WAL and shared-memory companions. */
+export function removeDbFiles(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+}
+
+/** Builds `<data dir>/index.next.sqlite` from the vault with a one-shot pipeline; returns its path. */
+export async function buildNextIndex(cfg: Config, log: EventLogger): Promise<{ file: string; documents: number; ms: number }> {
+  const started = Date.now();
+  const file = nextIndexFile(cfg);
+  removeDbFiles(file); // a half-built file from an interrupted reindex is never trusted
+  const d = new Daemon(cfg, { mode: 'oneshot', log, logToStderr: true, dbFile: file });
+  await d.start();
+  await d.whenCaughtUp();
+  await d.stop('reindex built', 0);
+  const db = openIndex(file, { readonly: false });
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const documents = (db.prepare('SELECT count(*) n FROM memory_documents WHERE deleted_at IS NULL').get() as { n: number }).n;
+  db.close();
+  return { file, documents, ms: Date.now() - started };
+}
+
+/** Replace `current` by `next` atomically. Every connection to `current` must be closed (its WAL folded in). */
+export function swapIndexFiles(next: string, current: string): void {
+  if (existsSync(current)) {
+    const db = openIndex(current, { readonly: false });
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+  }
+  rmSync(`${current}-wal`, { force: true });
+  rmSync(`${current}-shm`, { force: true });
+  renameSync(next, current);
+  rmSync(`${next}-wal`, { force: true });
+  rmSync(`${next}-shm`, { force: true });
+}
+
+/** Offline reindex: no daemon runs, so the CLI swaps the files itself. */
+export async function rebuildIndex(cfg: Config, log: EventLogger): Promise<{ documents: number; ms: number }> {
+  const built = await buildNextIndex(cfg, log);
+  swapIndexFiles(built.file, indexFile(cfg));
+  log.event('index_swapped', { documents: built.documents, ms: built.ms });
+  return { documents: built.documents, ms: built.ms };
+}

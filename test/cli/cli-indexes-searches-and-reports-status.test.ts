@@ -1,0 +1,89 @@
+// The command line as a user runs it: index once, search (directly and through a running daemon), status, doctor.
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import t from 'tap';
+import { makeVault, REPO } from '../helpers/daemon.js';
+
+const run = promisify(execFile);
+const BIN = path.join(REPO, 'bin/memvault');
+
+async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(BIN, args, { env: { ...process.env, ...env }, maxBuffer: 10_000_000 });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+t.test('index, then search and status without a daemon', async (t) => {
+  const v = makeVault({}, { copyExample: true });
+  t.teardown(() => v.cleanup());
+  const idx = await cli(['index', '--vault', v.dir]);
+  t.equal(idx.code, 0, idx.stderr);
+  t.match(idx.stderr, /indexed .* files processed/);
+
+  const s = await cli(['search', '--vault', v.dir, '--json', '-k', '3', 'who is climbing on weekends']);
+  t.equal(s.code, 0, s.stderr);
+  const r = JSON.parse(s.stdout);
+  t.ok(r.results.length > 0);
+  t.match(r.results[0].path, /^People\//, 'a person page answers');
+  t.match(r.index, { documents: Number, pending: 0 });
+
+  const human = await cli(['search', '--vault', v.dir, 'billing export bug']);
+  t.match(human.stdout, /Billing export/);
+
+  const st = await cli(['status', '--vault', v.dir, '--json', '--files']);
+  t.equal(st.code, 0, st.stderr);
+  const status = JSON.parse(st.stdout);
+  t.equal(status.daemon, null);
+  t.ok(status.files.length >= 15);
+  t.ok(status.files.every((f: { state: string }) => f.state === 'indexed'), 'every file indexed');
+  t.notOk(status.files.some((f: { path: string }) => f.path.startsWith('Templates/') || f.path.startsWith('.obsidian/')));
+
+  v.write('Inbox/new idea.md', '# New idea\n\nA note written after indexing.\n');
+  const st2 = JSON.parse((await cli(['status', '--vault', v.dir, '--json', '--files'])).stdout);
+  t.match(st2.files.find((f: { path: string }) => f.path === 'Inbox/new idea.md'), { state: 'pending', reason: 'not_indexed_yet' });
+  t.equal(st2.index.pending, 1);
+});
+
+t.test('start serves search; SIGTERM stops it cleanly', async (t) => {
+  const v = makeVault({ 'Inbox/a.md': '# Otters\n\nOtters hold hands while they sleep.\n' });
+  t.teardown(() => v.cleanup());
+  t.equal((await cli(['index', '--vault', v.dir])).code, 0);
+  const child = spawn(BIN, ['start', '--vault', v.dir, '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  while (!/metrics:/.test(err)) await once(child.stderr, 'data');
+  t.match(err, /memvault is serving/);
+  const url = /(http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(err)?.[1];
+  t.ok(url, 'prints where to scrape');
+  // the daemon answers; the CLI finds it through the data dir
+  const s = await cli(['search', '--vault', v.dir, '--json', 'otters sleeping']);
+  t.equal(JSON.parse(s.stdout).results[0]?.path, 'Inbox/a.md');
+  const st = JSON.parse((await cli(['status', '--vault', v.dir, '--json'])).stdout);
+  t.equal(st.daemon, url);
+  child.kill('SIGTERM');
+  const [code] = await once(child, 'exit');
+  t.equal(code, 0, 'clean exit');
+});
+
+t.test('a bad config refuses to start with exit 78 and names the problem', async (t) => {
+  const v = makeVault({});
+  t.teardown(() => v.cleanup());
+  v.write('../bad.yaml', 'embedder:\n  threads: -1\n');
+  const r = await cli(['start', '--vault', v.dir, '--config', path.join(v.dir, '../bad.yaml')]);
+  t.equal(r.code, 78);
+  t.match(r.stderr, /embedder\.threads/);
+});
+
+t.test('doctor checks the model and sqlite-vec', async (t) => {
+  const v = makeVault({});
+  t.teardown(() => v.cleanup());
+  const r = await cli(['doctor', '--vault', v.dir]);
+  t.match(r.stdout, /ok\s+sqlite-vec/);
+  t.match(r.stdout, /ok\s+model\s+use-lite/);
+});

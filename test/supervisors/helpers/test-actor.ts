@@ -1,0 +1,42 @@
+// Spawns the fixture test actor with a recorder for what it emits and a gate the test opens.
+import { spawnActor, type ActorHandle, type SpawnActorOpts } from '../../../actors/runtime/host.js';
+import type { ActorEvent } from '../../../messages/actor.js';
+import type { TestActorData, TestIn, TestOut } from '../fixtures/test-actor.js';
+import { EventLog } from './event-log.js';
+
+export const testActorFile = new URL('../fixtures/test-actor.js', import.meta.url);
+
+export interface TestActor {
+  handle: ActorHandle<TestIn>;
+  out: EventLog<TestOut>;
+  events: EventLog<ActorEvent>;
+  openGate(): void;
+}
+
+export function spawnTestActor(
+  opts: Partial<Omit<SpawnActorOpts<TestOut>, 'onMessage' | 'events' | 'file' | 'workerData'>> & { concurrency?: number } = {},
+): TestActor {
+  const gate = new SharedArrayBuffer(4);
+  const out = new EventLog<TestOut>();
+  const events = new EventLog<ActorEvent>();
+  const { concurrency, ...rest } = opts;
+  const data: TestActorData = concurrency ? { gate, concurrency } : { gate };
+  const handle = spawnActor<TestIn, TestOut>({
+    id: 'test-actor',
+    file: testActorFile,
+    workerData: data,
+    ...rest,
+    onMessage: out.push,
+    events: events.push,
+  });
+  return {
+    handle,
+    out,
+    events,
+    openGate() {
+      const flag = new Int32Array(gate);
+      Atomics.store(flag, 0, 1);
+      Atomics.notify(flag, 0);
+    },
+  };
+}
