@@ -72,6 +72,7 @@ export interface DocumentStat {
   chunkerVersion: string | null;
 }
 
+/** Documents, deleted and lastIndexedAt count the reader's user; chunks and vectors the whole index. */
 export interface IndexCounts {
   documents: number; // live
   chunks: number;

@@ -14,6 +14,7 @@ const SLOTS = [
   'embedCalls', // model calls since boot (embedder)
   'watcherReady', // 1 once the watcher subscribed (watcher)
   'gatewayPort', // the port the gateway listens on, 0 before (gateway)
+  'storeWrites', // transactions committed since boot; readers recount when it moves (store-writer)
   'indexGeneration', // bumped when reindex swaps in a new index file: readers reopen (store-writer)
 ] as const;
 export type BoardSlot = (typeof SLOTS)[number];

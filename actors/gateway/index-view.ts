@@ -118,7 +118,9 @@ export class IndexView {
   state(): IndexState {
     this.#fresh();
     const now = Date.now();
-    if (!this.#counts || now - this.#counts.at > 250) this.#counts = { at: now, v: this.#reader.counts() };
+    // counts change only when the store writes: recount when it has written since (or every second without a board)
+    const stamp = this.board ? this.board.get('storeWrites') + this.board.get('indexGeneration') * 1e9 : Math.floor(now / 1000);
+    if (!this.#counts || this.#counts.at !== stamp) this.#counts = { at: stamp, v: this.#reader.counts() };
     const c = this.#counts.v;
     const b = this.board;
     const last = Math.max(c.lastIndexedAt ?? 0, b?.get('lastIndexedAt') ?? 0);

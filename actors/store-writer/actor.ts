@@ -43,6 +43,7 @@ runActor<StoreMsg, WatcherMsg | MainMsg, State>(
     }
     const out = ctx.state.applier.apply(msg);
     board.set('lastIndexedAt', Date.now());
+    board.add('storeWrites', 1);
     board.add('chunksIndexed', out.chunks);
     chunks.inc(out.chunks);
     if (out.mismatch) log.event('model_mismatch', { detail: out.mismatch }, 'vectors not stored: run `memvault reindex` to rebuild with the configured model');

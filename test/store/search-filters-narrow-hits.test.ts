@@ -1,6 +1,8 @@
 // Filters (path prefix, source type, since, tags, sensitivity) apply to keyword and vector search alike.
 import t from 'tap';
 import { search } from '../../actors/gateway/search.js';
+import { IndexReader } from '../../actors/store-writer/index-reader.js';
+import { IndexWriter } from '../../actors/store-writer/index-writer.js';
 import type { SearchFilters, SearchMode } from '../../messages/store.js';
 import { chunk, doc, near, randomUnit, rng, tempIndex } from './helpers/index-fixture.js';
 
@@ -66,4 +68,17 @@ t.test('vector search widens its candidates when most near chunks are filtered o
   const all = search(db, { query: '', k: 10, mode: 'vector', filters: { includeSensitive: true } }, q);
   t.ok(all.every((h) => h.path.startsWith('secret/')), 'without the filter the near sensitive chunks win');
   t.ok(all[0]!.score > hits[0]!.score && all[0]!.score <= 1, 'vector scores are cosine similarities');
+});
+
+t.test("another user's documents are neither found nor listed", async (t) => {
+  const { db, writer, clock } = tempIndex(t);
+  const alice = new IndexWriter(db, { userId: 'alice', model: null, chunkerVersion: 'test-1', now: clock.now });
+  alice.upsertDocument(doc('shared/name.md', [chunk(0, 'walrus of alice', { vector: near(topic, 0.1, r) })]));
+  writer.upsertDocument(doc('shared/name.md', [chunk(0, 'walrus of default', { vector: near(topic, 0.1, r) })]));
+  for (const mode of ['bm25', 'vector', 'hybrid'] as const) {
+    const hits = search(db, { query: 'walrus', k: 5, mode, userId: 'alice' }, near(topic, 0.1, r));
+    t.same(hits.map((h) => h.snippet), ['walrus of alice'], mode);
+  }
+  t.same([...new IndexReader(db, { userId: 'alice' }).documentStats('vault').keys()], ['shared/name.md']);
+  t.equal(writer.reader.counts().documents, 1, 'counts are per user');
 });

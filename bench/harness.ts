@@ -1,0 +1,237 @@
+// Shared plumbing for the daemon benchmarks: flags, statistics, temp vaults from the corpora, a real daemon, HTTP search, results.
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, type Config } from '../config/load.js';
+import { makeLogger } from '../actors/common/log.js';
+import { ensureUseLiteModelFile } from '../actors/embedder/use-lite/build-onnx.js';
+import { Daemon } from '../supervisors/daemon.js';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..'); // dist/bench → repo
+export const CORPORA = process.env['MEMVAULT_CORPORA'] ?? path.resolve(REPO, '..', 'shared', 'corpora');
+
+// ---- flags ----
+
+export function intArg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  if (!Number.isInteger(v) || v < 1) throw new RangeError(`--${name} must be a positive integer`);
+  return v;
+}
+
+export function strArg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
+}
+
+// ---- statistics ----
+
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Nearest-rank percentile (p in 0..100), as bench/search-latency.ts computes it, so figures compare. */
+export function pct(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+/** Deterministic PRNG (mulberry32): the same edits and queries on every run. */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const mb = (bytes: number): number => bytes / 2 ** 20;
+
+export function machine(): { cpus: number; cpu: string | undefined; loadavg1m: number; node: string } {
+  return { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, loadavg1m: os.loadavg()[0]!, node: process.version };
+}
+
+// ---- output ----
+
+/** Columns after the first `leftCols` are right-aligned (numbers). */
+export function printTable(header: string[], rows: string[][], leftCols = 1): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i < leftCols ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+}
+
+/** Writes bench/results/<name>.json beside the sources (committed with them, for diffing); returns the path. */
+export function writeResults(name: string, data: unknown): string {
+  const out = path.join(REPO, 'bench', 'results', `${name}.json`);
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(data, null, 2) + '\n');
+  return out;
+}
+
+// ---- corpora and temp vaults ----
+
+/** The corpus's .md file names, sorted (stable across machines). */
+export function corpusFiles(folder: 'tldr-common' | 'rust-book'): string[] {
+  return readdirSync(path.join(CORPORA, folder)).filter((f) => f.endsWith('.md')).sort();
+}
+
+/** `n` names spread evenly over the sorted list, so a subset is not all one letter of the alphabet. */
+export function spread(names: readonly string[], n: number): string[] {
+  if (n >= names.length) return [...names];
+  return Array.from({ length: n }, (_, i) => names[Math.floor((i * names.length) / n)]!);
+}
+
+/**
+ * A temp folder holding the built use-lite model once, and any number of vaults + data dirs beside it. Building
+ * the ONNX file is a first-install cost (seconds), not an indexing cost: every data dir gets a hard link to it.
+ */
+export class BenchRoot {
+  readonly dir: string;
+  readonly modelDir: string;
+  #n = 0;
+
+  private constructor(dir: string) {
+    this.dir = dir;
+    this.modelDir = path.join(dir, 'model-cache');
+  }
+
+  static async create(label: string): Promise<BenchRoot> {
+    const r = new BenchRoot(mkdtempSync(path.join(os.tmpdir(), `memvault-bench-${label}-`)));
+    await ensureUseLiteModelFile(r.modelDir, { quantize: 'fp32' });
+    return r;
+  }
+
+  /** A vault holding copies of `files` from a corpus folder. */
+  vault(folder: 'tldr-common' | 'rust-book', files: readonly string[]): string {
+    const dir = path.join(this.dir, `vault-${++this.#n}`);
+    mkdirSync(dir, { recursive: true });
+    for (const f of files) copyFileSync(path.join(CORPORA, folder, f), path.join(dir, f));
+    return dir;
+  }
+
+  /**
+   * A config like the tests' (listen 127.0.0.1:0, log silent) with an explicit data dir, seeded with the model.
+   * `yaml` adds settings; leave it empty to run the defaults (debounce 200 ms, batch 32, 2 threads).
+   */
+  config(vault: string, dataDir: string, yaml = ''): Config {
+    const file = path.join(this.dir, `memvault-${++this.#n}.yaml`);
+    writeFileSync(file, `data_dir: ${JSON.stringify(dataDir)}\nlisten: 127.0.0.1:0\nlog:\n  level: silent\n${yaml}`);
+    const cfg = loadConfig({ file, vault });
+    const models = path.join(dataDir, 'models');
+    mkdirSync(models, { recursive: true });
+    for (const f of readdirSync(this.modelDir)) {
+      if (!f.endsWith('.onnx')) continue;
+      try {
+        linkSync(path.join(this.modelDir, f), path.join(models, f));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+    }
+    return cfg;
+  }
+
+  /** A fresh, empty data dir path under the root (created by the daemon). */
+  dataDir(): string {
+    return path.join(this.dir, `data-${++this.#n}`);
+  }
+
+  cleanup(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+// ---- the daemon and its HTTP API ----
+
+export function newDaemon(cfg: Config, mode: 'serve' | 'oneshot'): Daemon {
+  return new Daemon(cfg, { mode, log: makeLogger('main', { level: 'silent' }) });
+}
+
+export interface SearchReply {
+  results: Array<{ path: string; score: number }>;
+  mode: string;
+  degraded: string | null;
+  took_ms: number;
+}
+
+/**
+ * A keep-alive HTTP client for /v1/search: node:http rather than fetch, whose per-request overhead (~1 ms) would
+ * blur a figure measured in single milliseconds.
+ */
+export class SearchClient {
+  readonly #agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  constructor(
+    readonly port: number,
+    readonly token: string,
+  ) {}
+
+  static forDaemon(d: Daemon, cfg: Config): SearchClient {
+    const port = d.board.get('gatewayPort');
+    if (!port) throw new Error('the gateway is not listening (serve mode only)');
+    return new SearchClient(port, readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim());
+  }
+
+  search(query: string, mode: 'hybrid' | 'bm25' | 'vector', k = 10): Promise<SearchReply> {
+    const body = JSON.stringify({ query, k, mode });
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          path: '/v1/search',
+          method: 'POST',
+          agent: this.#agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${this.token}` },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            if (res.statusCode !== 200) reject(new Error(`search failed: ${res.statusCode} ${text}`));
+            else resolve(JSON.parse(text) as SearchReply);
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  close(): void {
+    this.#agent.destroy();
+  }
+}
+
+/** Resolves when `cond` holds, checking every `everyMs` (for board slots, which are shared memory with no event). */
+export async function until(cond: () => boolean, everyMs = 1): Promise<void> {
+  while (!cond()) await new Promise((r) => setTimeout(r, everyMs));
+}
+
+/** `n` queries of `words` words, cut from the corpus's sentences (deterministic). */
+export function corpusQueries(folder: 'tldr-common' | 'rust-book', n: number, words: number, seed = 3): string[] {
+  const r = rng(seed);
+  const files = corpusFiles(folder);
+  const out: string[] = [];
+  while (out.length < n) {
+    const f = files[Math.floor(r() * files.length)]!;
+    const text = readFileSync(path.join(CORPORA, folder, f), 'utf8');
+    const sentences = text.split(/\n|(?<=[.!?:])\s+/).map((s) => s.match(/[A-Za-z][A-Za-z'-]*/g) ?? []).filter((w) => w.length >= words);
+    if (sentences.length === 0) continue;
+    const s = sentences[Math.floor(r() * sentences.length)]!;
+    const at = Math.floor(r() * (s.length - words + 1));
+    out.push(s.slice(at, at + words).join(' '));
+  }
+  return out;
+}
