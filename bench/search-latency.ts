@@ -3,7 +3,7 @@
 // Query embedding is not included (the caller measures it); vectors are synthetic, clustered, unit, dim 512.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from 'better-sqlite3';
@@ -290,6 +290,7 @@ function makeQueries(paras: Para[], n: number): string[] {
 }
 
 function main(): void {
+  const loadBefore = loadavg()[0]!;
   const paras = loadParagraphs();
   const vocab = [...new Set(paras.flatMap((p) => p.text.match(/[A-Za-z]{5,}/g) ?? []))];
   const queries = makeQueries(paras, QUERIES);
@@ -314,6 +315,8 @@ function main(): void {
     if (!KEEP) rmSync(dir, { recursive: true, force: true });
   }
   const peakRssMB = process.resourceUsage().maxRSS / 1024;
+  // Other processes on the machine slow every figure alike: a 1-minute load above the core count means contention.
+  const load = { before: loadBefore, after: loadavg()[0]! };
   console.log(`\nsearch latency, k=${K}, dim=${DIM}, ${QUERIES} queries, default oversample ${DEFAULT_OVERSAMPLE} (ms; query embedding excluded)\n`);
   console.log('chunks  | what                                      |   p50 |   p99 |  mean | recall@10');
   console.log('--------|-------------------------------------------|-------|-------|-------|----------');
@@ -325,11 +328,16 @@ function main(): void {
     );
   }
   for (const b of builds) console.log(`build ${b.chunks} chunks: ${b.seconds.toFixed(1)} s, ${b.fileMB.toFixed(0)} MiB`);
-  console.log(`peak RSS: ${peakRssMB.toFixed(0)} MiB`);
+  console.log(`peak RSS: ${peakRssMB.toFixed(0)} MiB (build and search in one process)`);
+  console.log(`load average (1 min) before ${load.before.toFixed(2)}, after ${load.after.toFixed(2)}, on ${availableParallelism()} cores`);
   mkdirSync(dirname(RESULTS), { recursive: true });
   writeFileSync(
     RESULTS,
-    JSON.stringify({ k: K, dim: DIM, queries: QUERIES, defaultOversample: DEFAULT_OVERSAMPLE, node: process.version, rows: all, builds, peakRssMB }, null, 2) + '\n',
+    JSON.stringify(
+      { k: K, dim: DIM, queries: QUERIES, defaultOversample: DEFAULT_OVERSAMPLE, node: process.version, cores: availableParallelism(), load, rows: all, builds, peakRssMB },
+      null,
+      2,
+    ) + '\n',
   );
   console.log(`wrote ${RESULTS}`);
 }

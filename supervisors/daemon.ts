@@ -65,6 +65,7 @@ export class Daemon {
   readonly #o: DaemonOptions;
   readonly #restarts: Counter<'actor' | 'reason'>;
   #stopping = false;
+  readonly #lastExit = new Map<string, string>();
   #subscription: watcher.AsyncSubscription | null = null;
   #watcherState = { pending: -1, reconciled: false };
   #stateWaiters: Array<() => void> = [];
@@ -273,10 +274,15 @@ export class Daemon {
     const log = this.#o.log;
     switch (e.type) {
       case 'supervisor.child_exited':
-        if (!e.expected) log.warn({ event: 'actor_exited', supervisor: e.supervisor, actor: e.child, exit: e.exit }, `${e.child} exited`);
+        if (!e.expected) {
+          this.#lastExit.set(e.child, e.exit.kind === 'crash' ? e.exit.error.kind : e.exit.kind);
+          log.warn({ event: 'actor_exited', supervisor: e.supervisor, actor: e.child, exit: e.exit }, `${e.child} exited`);
+        }
         return;
       case 'supervisor.child_restarted':
-        this.#restarts.inc({ actor: e.child, reason: 'exit' });
+        // the reason is how it went down (crash kind, killed, …); siblings restarted with it say `sibling`
+        this.#restarts.inc({ actor: e.child, reason: this.#lastExit.get(e.child) ?? 'sibling' });
+        this.#lastExit.delete(e.child);
         log.event('actor_restarted', { supervisor: e.supervisor, actor: e.child, restarts: e.restarts, delay_ms: e.delayMs });
         return;
       case 'supervisor.escalated':

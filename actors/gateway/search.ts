@@ -17,11 +17,16 @@ export const DEFAULT_OVERSAMPLE = 10;
 /** sqlite-vec refuses KNN queries with k above this. */
 const MAX_KNN = 4096;
 /**
- * A filter that leaves at most this many chunks is searched exactly, without the coarse pass: exact costs
- * ~2 µs a chunk, while widening the coarse pass until enough candidates survive a narrow filter costs ~60 µs
- * per candidate (sqlite-vec's top-k is linear in k), so below this exact is the cheaper of the two.
+ * Cost model for a filtered vector search, measured at 100k × 512 (µs). Exact cosine over the filtered chunks
+ * costs EXACT_US a chunk; the coarse pass costs SCAN_US per 1000 vectors plus TOPK_US per candidate per 1000
+ * vectors (sqlite-vec's top-k is linear in k). To keep its recall under a filter that passes a share f of the
+ * chunks, the coarse pass needs k × oversample / f candidates; whichever plan is cheaper runs.
  */
-const EXACT_SCAN_MAX = 8192;
+const EXACT_US = 2;
+const SCAN_US = 25;
+const TOPK_US = 0.6;
+/** Counting the filtered chunks stops here: beyond it exact search is never the cheaper plan. */
+const COUNT_CAP = 20_000;
 /**
  * Rows bm25 may score for one query. An OR query with a common word matches most chunks, and scoring plus
  * sorting costs ~0.8 µs a row; the most common words are left out of the match (rarest kept first) as long as
@@ -191,13 +196,23 @@ function passing(db: Database, filters: FilterSql, ids: number[]): number[] {
 
 /**
  * The `depth` chunks nearest the query by cosine, filters applied. Coarse pass: hamming KNN over the bit
- * vectors for k × oversample candidates; then exact cosine on those that pass the filters. When too few pass,
- * the candidate set widens (×4), and a filter that leaves few chunks is searched exactly from the start.
+ * vectors for k × oversample candidates (more under a narrowing filter); then exact cosine on those that pass
+ * the filters. When too few pass, the candidate set widens (×4). A filter that leaves few chunks is searched
+ * exactly instead, when the cost model says that is cheaper.
  */
 function vectorList(db: Database, q: Float32Array, filters: FilterSql, k: number, depth: number, oversample: number): Ranked[] {
   const qb = Buffer.from(q.buffer, q.byteOffset, q.byteLength);
-  if (filters.selective && countFiltered(db, filters) <= EXACT_SCAN_MAX) return exactFiltered(db, qb, filters, depth);
-  let candidates = Math.min(MAX_KNN, Math.max(depth, Math.ceil(k * oversample)));
+  let candidates = Math.max(depth, Math.ceil(k * oversample));
+  if (filters.selective) {
+    const filtered = countFiltered(db, filters);
+    const total = prepared(db, `SELECT count(*) FROM memory_vectors_rowids`).pluck().get() as number;
+    if (filtered === 0 || total === 0) return [];
+    const wanted = Math.ceil((candidates * total) / filtered);
+    const coarseUs = (total / 1000) * (SCAN_US + TOPK_US * Math.min(wanted, MAX_KNN));
+    if (filtered < COUNT_CAP && filtered * EXACT_US <= coarseUs) return exactFiltered(db, qb, filters, depth);
+    candidates = wanted;
+  }
+  candidates = Math.min(MAX_KNN, candidates);
   for (;;) {
     const ids = prepared(db, `SELECT chunk_id FROM memory_vectors_bit WHERE embedding MATCH vec_quantize_binary(?) AND k = ?`)
       .pluck()
@@ -223,7 +238,7 @@ function countFiltered(db: Database, filters: FilterSql): number {
   return prepared(
     db,
     `SELECT count(*) FROM (SELECT 1 FROM memory_documents d JOIN memory_chunks c ON c.document_id = d.id
-       WHERE ${filters.where} LIMIT ${EXACT_SCAN_MAX + 1})`,
+       WHERE ${filters.where} LIMIT ${COUNT_CAP})`,
   )
     .pluck()
     .get(filters.params) as number;

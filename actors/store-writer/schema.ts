@@ -2,7 +2,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { forgetPrepared } from './statement-cache.js';
+import { forgetPrepared, prepared } from './statement-cache.js';
 
 /** The schema this code writes; stored in `PRAGMA user_version` and in meta `schema_version`. */
 export const SCHEMA_VERSION = 1;
@@ -178,8 +178,8 @@ function createV1(db: Database): void {
 
 /** Dimension of the vector tables, or null when none exist (no model has been set: keyword-only). */
 export function vectorDim(db: Database): number | null {
-  const row = db.prepare(`SELECT value FROM meta WHERE key = 'vector_dim'`).get() as { value: string } | undefined;
-  return row ? Number(row.value) : null;
+  const v = prepared(db, `SELECT value FROM meta WHERE key = 'vector_dim'`).pluck().get() as string | undefined;
+  return v === undefined ? null : Number(v);
 }
 
 /**

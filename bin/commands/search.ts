@@ -39,7 +39,8 @@ export async function searchCommand(a: Args): Promise<number> {
     );
   }
   r.results.forEach((h, n) => {
-    const where = h.heading_path.length ? ` › ${h.heading_path.join(' › ')}` : '';
+    const heads = h.heading_path[0] === h.title ? h.heading_path.slice(1) : h.heading_path; // an H1 repeating the title
+    const where = heads.length ? ` › ${heads.join(' › ')}` : '';
     lines.push(`${n + 1}. ${h.path}:${h.start_line}-${h.end_line}  ${h.title}${where}  (${h.score.toFixed(3)}${h.sensitive ? ', sensitive' : ''})`);
     lines.push(`   ${h.snippet.replace(/\s+/g, ' ').slice(0, 220)}`);
   });

@@ -1,4 +1,5 @@
 // `memvault start`: runs the supervisor in the foreground until SIGTERM/SIGINT, then shuts down cleanly.
+import path from 'node:path';
 import { makeLogger } from '../../actors/common/log.js';
 import { splitListen } from '../../config/load.js';
 import { Daemon } from '../../supervisors/daemon.js';
@@ -19,6 +20,7 @@ export async function start(a: Args): Promise<number> {
   await daemon.start();
   const port = daemon.board.get('gatewayPort');
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  const bin = path.relative(process.cwd(), process.argv[1] ?? 'memvault') || 'memvault';
   const url = `http://${shownHost}:${port}`;
   writeDaemonInfo(cfg.data_dir, { pid: process.pid, url, started_at: new Date().toISOString() });
   log.event('daemon_started', { url, pid: process.pid });
@@ -26,7 +28,7 @@ export async function start(a: Args): Promise<number> {
     [
       '',
       `memvault is serving ${cfg.vault}`,
-      `  search:   memvault search --vault ${cfg.vault} "your question"`,
+      `  search:   ${bin} search --vault ${cfg.vault} "your question"`,
       `            curl -H "Authorization: Bearer $(cat ${cfg.data_dir}/token)" -d '{"query":"..."}' ${url}/v1/search`,
       `  status:   ${url}/v1/status (token in ${cfg.data_dir}/token)`,
       `  metrics:  ${url}/metrics  (Prometheus scrape target)`,

@@ -65,6 +65,9 @@ t.test('vector search widens its candidates when most near chunks are filtered o
   const hits = search(db, { query: '', k: 10, mode: 'vector' }, q);
   t.equal(hits.length, 10);
   t.ok(hits.every((h) => h.path.startsWith('public/') && !h.sensitive));
+  // A path filter that leaves 20 of 620 chunks takes the exact plan: it must agree with the widened coarse one.
+  const exact = search(db, { query: '', k: 10, mode: 'vector', filters: { pathPrefix: 'public/' } }, q);
+  t.same(exact.map((h) => h.chunkId), hits.map((h) => h.chunkId), 'exact and widened coarse plans agree');
   const all = search(db, { query: '', k: 10, mode: 'vector', filters: { includeSensitive: true } }, q);
   t.ok(all.every((h) => h.path.startsWith('secret/')), 'without the filter the near sensitive chunks win');
   t.ok(all[0]!.score > hits[0]!.score && all[0]!.score <= 1, 'vector scores are cosine similarities');
