@@ -1,5 +1,5 @@
 // Shared plumbing for the daemon benchmarks: flags, statistics, temp vaults from the corpora, a real daemon, HTTP search, results.
-import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,10 +14,10 @@ export const CORPORA = process.env['MEMVAULT_CORPORA'] ?? path.resolve(REPO, '..
 
 // ---- flags ----
 
-export function intArg(name: string, fallback: number): number {
+export function intArg(name: string, fallback: number, min = 1): number {
   const i = process.argv.indexOf(`--${name}`);
   const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isInteger(v) || v < 1) throw new RangeError(`--${name} must be a positive integer`);
+  if (!Number.isInteger(v) || v < min) throw new RangeError(`--${name} must be an integer of at least ${min}`);
   return v;
 }
 
@@ -112,6 +112,13 @@ export class BenchRoot {
     return r;
   }
 
+  /** An existing root (a child process of a bench reuses its parent's, model included). */
+  static at(dir: string): BenchRoot {
+    const r = new BenchRoot(dir);
+    r.#n = readdirSync(dir).length + 1000; // fresh names, whatever the parent made
+    return r;
+  }
+
   /** A vault holding copies of `files` from a corpus folder. */
   vault(folder: 'tldr-common' | 'rust-book', files: readonly string[]): string {
     const dir = path.join(this.dir, `vault-${++this.#n}`);
@@ -132,10 +139,13 @@ export class BenchRoot {
     mkdirSync(models, { recursive: true });
     for (const f of readdirSync(this.modelDir)) {
       if (!f.endsWith('.onnx')) continue;
+      const [from, to] = [path.join(this.modelDir, f), path.join(models, f)];
       try {
-        linkSync(path.join(this.modelDir, f), path.join(models, f));
+        linkSync(from, to);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EXDEV') copyFileSync(from, to); // another file system: a copy will do
+        else if (code !== 'EEXIST') throw err;
       }
     }
     return cfg;
@@ -234,4 +244,83 @@ export function corpusQueries(folder: 'tldr-common' | 'rust-book', n: number, wo
     out.push(s.slice(at, at + words).join(' '));
   }
   return out;
+}
+
+// ---- the full tldr corpus, indexed: built once, and shared between scripts when run-all gives a cache folder ----
+
+/** Where an indexed tldr vault is kept between scripts: `--index-cache DIR` or MEMVAULT_BENCH_INDEX_CACHE (run-all). */
+export function indexCacheDir(): string | null {
+  const v = strArg('index-cache', process.env['MEMVAULT_BENCH_INDEX_CACHE'] ?? '');
+  return v ? path.resolve(v) : null;
+}
+
+/** How the shared index was built, so a script that reuses it can still report the figures of the build. */
+export interface IndexMeta {
+  builtBy: string;
+  date: string;
+  files: number;
+  chunks: number;
+  /** fresh serve-mode daemon: start() → whenCaughtUp() */
+  indexMs: number;
+  /** process.memoryUsage().rss of the building process (all threads) right after it caught up */
+  rssAfterIndexMB: number;
+  rssBeforeStartMB: number;
+}
+
+export interface TldrIndex {
+  vault: string;
+  dataDir: string;
+  meta: IndexMeta;
+  /** true when an earlier script built it; false when this call did. */
+  reused: boolean;
+}
+
+/**
+ * The full tldr corpus (4,612 notes) in a vault with its index. With a cache folder it lives there (in place, so
+ * the notes keep the mtimes the index recorded: a copy would make every note look changed on restart) and is
+ * built only if missing; without one it is built under `root`. Building runs a fresh serve-mode daemon, records
+ * the time and the process's RSS once it caught up, and stops it.
+ */
+export async function tldrIndex(root: BenchRoot, builtBy: string): Promise<TldrIndex> {
+  const cache = indexCacheDir();
+  const base = cache ?? path.join(root.dir, 'tldr-index');
+  const vault = path.join(base, 'vault');
+  const dataDir = path.join(base, 'data');
+  const metaFile = path.join(base, 'meta.json');
+  if (cache && existsSync(metaFile)) {
+    return { vault, dataDir, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as IndexMeta, reused: true };
+  }
+  rmSync(base, { recursive: true, force: true }); // a half-built cache from an interrupted run
+  mkdirSync(vault, { recursive: true });
+  const files = corpusFiles('tldr-common');
+  for (const f of files) copyFileSync(path.join(CORPORA, 'tldr-common', f), path.join(vault, f));
+  const cfg = root.config(vault, dataDir);
+  const rssBeforeStartMB = mb(process.memoryUsage().rss);
+  console.error(`  indexing ${files.length} tldr notes (a few minutes on a busy 2-core machine)…`);
+  const d = newDaemon(cfg, 'serve');
+  const t0 = performance.now();
+  try {
+    await d.start();
+    await d.whenCaughtUp();
+    const indexMs = performance.now() - t0;
+    const meta: IndexMeta = {
+      builtBy,
+      date: new Date().toISOString(),
+      files: d.board.get('filesDone'),
+      chunks: d.board.get('chunksIndexed'),
+      indexMs,
+      rssAfterIndexMB: mb(process.memoryUsage().rss),
+      rssBeforeStartMB,
+    };
+    writeFileSync(metaFile, JSON.stringify(meta, null, 2) + '\n');
+    console.error(`  indexed ${meta.files} notes, ${meta.chunks} chunks in ${(indexMs / 1000).toFixed(1)} s`);
+    return { vault, dataDir, meta, reused: false };
+  } finally {
+    await d.stop('bench index built', 0);
+  }
+}
+
+/** A config for an existing data dir (its models folder is already seeded). */
+export function configFor(root: BenchRoot, t: { vault: string; dataDir: string }, yaml = ''): Config {
+  return root.config(t.vault, t.dataDir, yaml);
 }

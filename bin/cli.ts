@@ -12,6 +12,7 @@ const USAGE = `memvault — a memory vault daemon for AI agents
   memvault status  [--vault DIR] [--json] [--files]
   memvault reindex [--vault DIR] [--config FILE]                      rebuild the index with the configured model
   memvault doctor  [--vault DIR] [--config FILE]                      check vault, model, sqlite-vec, config
+  memvault mcp     --vault DIR [--config FILE] [--agent NAME]         MCP over stdio (uses the running daemon, or starts one)
 
 Environment: MEMVAULT_LISTEN (HOST:PORT), MEMVAULT_DATA_DIR (default <vault>/.memvault).`;
 
@@ -23,6 +24,7 @@ export interface Args {
   files: boolean;
   k?: number;
   mode?: string;
+  agent?: string;
   rest: string[];
 }
 
@@ -38,6 +40,7 @@ function parse(argv: string[]): Args {
       files: { type: 'boolean', default: false },
       k: { type: 'string', short: 'k' },
       mode: { type: 'string' },
+      agent: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -49,7 +52,7 @@ function parse(argv: string[]): Args {
   }
   if (values.mode !== undefined && !['hybrid', 'bm25', 'vector'].includes(values.mode))
     throw new UsageError('--mode must be hybrid, bm25 or vector');
-  return { vault: values.vault, config: values.config, listen: values.listen, json: values.json ?? false, files: values.files ?? false, k, mode: values.mode, rest: positionals };
+  return { vault: values.vault, config: values.config, listen: values.listen, json: values.json ?? false, files: values.files ?? false, k, mode: values.mode, agent: values.agent, rest: positionals };
 }
 
 export class UsageError extends Error {}
@@ -87,6 +90,9 @@ export async function main(argv: string[]): Promise<void> {
         break;
       case 'doctor':
         code = await (await import('./commands/doctor.js')).doctorCommand(a);
+        break;
+      case 'mcp':
+        code = await (await import('./commands/mcp.js')).mcpCommand(a);
         break;
       default:
         throw new UsageError(`unknown command "${command}"`);

@@ -62,6 +62,21 @@ const searchSchema = z
   .strict()
   .refine((s) => s.default_k <= s.max_k, { message: 'default_k must not exceed max_k', path: ['default_k'] });
 
+const identity = z.object({ name: z.string().min(1).max(200), email: z.string().min(3).max(200) }).strict();
+
+const writesSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    allowlist: z.array(z.string().min(1)).default(['Inbox', 'Meetings', 'People', 'Projects', 'Daily', 'Reviews']),
+    max_bytes: z.number().int().min(1).max(50_000_000).default(200_000),
+    author: identity.default({ name: 'memvault', email: 'memvault@localhost' }),
+    person: identity.default({ name: 'vault owner', email: 'owner@localhost' }),
+    human_quiet_ms: z.number().int().min(0).max(3_600_000).default(3_000),
+    agents_may_read_sensitive: z.boolean().default(false),
+    max_queue: z.number().int().min(1).max(100_000).default(1_000),
+  })
+  .strict();
+
 const supervisorSchema = z
   .object({
     intensity: z.number().int().min(0).default(5),
@@ -82,6 +97,7 @@ export const configSchema = z
     embedder: embedderSchema.default({}),
     search: searchSchema.default({}),
     supervisor: supervisorSchema.default({}),
+    writes: writesSchema.default({}),
     log: z
       .object({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') })
       .strict()

@@ -4,4 +4,6 @@ export type MainMsg =
   /** The watcher's pending count changed to or from zero, or its reconcile finished. */
   | { type: 'main.watcher_state'; pending: number; reconciled: boolean }
   | { type: 'main.reindex_request'; requestId: number }
-  | { type: 'main.index_swapped'; requestId: number };
+  | { type: 'main.index_swapped'; requestId: number }
+  /** The git writer recorded a commit (agent, undo or a person's edit): for observers (tests, chaos runs). */
+  | { type: 'main.committed'; kind: 'agent' | 'undo' | 'human'; sha: string; paths: string[] };

@@ -35,6 +35,7 @@ const ACTOR_FILES: Record<RoutedActor, string> = {
   chunker: '../actors/chunker/actor.js',
   watcher: '../actors/watcher/actor.js',
   gateway: '../actors/gateway/actor.js',
+  git: '../actors/git-writer/actor.js',
 };
 
 /** Creates `<data dir>/token` (0600) on first start; returns the token. */
@@ -108,6 +109,8 @@ export class Daemon {
     const { dbFile } = prepareDataDir(cfg, this.#o.dbFile);
     const names: RoutedActor[] = ['store', 'embedder', 'chunker', 'watcher'];
     if (this.#o.mode === 'serve') names.push('gateway');
+    if (this.#o.mode === 'serve' && cfg.writes.enabled) names.push('git');
+    else this.board.set('gitState', 5); // writes are off: the gateway says so rather than "starting"
     for (const actor of names) {
       const workerData: ActorBoot = { actor, config: cfg, board: this.board.buffer, dbFile, mode: this.#o.mode, logToStderr: this.#o.logToStderr ?? false };
       this.handles[actor] = spawnActor<unknown, AnyMsg>({
@@ -121,7 +124,7 @@ export class Daemon {
     }
     if (this.#o.mode === 'serve') await this.#subscribe();
     const h = this.handles;
-    const tree = rootTree(cfg, { store: h.store!, embedder: h.embedder!, chunker: h.chunker!, watcher: h.watcher!, gateway: h.gateway } satisfies ActorHandles);
+    const tree = rootTree(cfg, { store: h.store!, embedder: h.embedder!, chunker: h.chunker!, watcher: h.watcher!, gateway: h.gateway, git: h.git } satisfies ActorHandles);
     this.root = await startSupervisor(tree, { events: (e) => this.#supervisorEvent(e) });
   }
 
@@ -164,7 +167,10 @@ export class Daemon {
           const rel = path.relative(vault, e.path).split(path.sep).join('/');
           if (rel && !rel.startsWith('..')) paths.push(rel);
         }
-        if (paths.length) this.#route({ type: 'watcher.fs_events', paths });
+        if (paths.length) {
+          this.#route({ type: 'watcher.fs_events', paths });
+          if (this.handles.git) this.#route({ type: 'git.worktree_changed', paths }); // people's edits get committed too
+        }
       },
       { ignore: this.#cfg.watcher.ignore },
     );
@@ -177,6 +183,9 @@ export class Daemon {
       void this.#handleMain(msg as MainMsg);
       return;
     }
+    if (msg.type === 'watcher.done' && msg.outcome !== 'failed' && this.handles.gateway)
+      // read-your-writes: the gateway learns when a path's new content (or its absence) is indexed
+      this.handles.gateway.send({ type: 'gateway.indexed', path: msg.path, contentHash: msg.state?.contentHash ?? null });
     const h = this.handles[dest];
     if (!h) return; // e.g. the gateway in one-shot mode
     if (!h.send(msg)) {
@@ -212,6 +221,8 @@ export class Daemon {
         }
         return;
       }
+      case 'main.committed':
+        return; // observers get it through onRouted
       case 'main.index_swapped': {
         this.#swapWaiters.get(msg.requestId)?.();
         this.#swapWaiters.delete(msg.requestId);

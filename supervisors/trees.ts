@@ -1,5 +1,5 @@
-// The daemon's supervision trees, as data: an ingest pipeline restarted rest_for_one (a store-writer restart
-// restarts everything downstream of it), and the gateway beside it, one_for_one under the root.
+// The daemon's supervision trees, as data: the gateway and the git writer, then an ingest pipeline restarted
+// rest_for_one (a store-writer restart restarts everything downstream of it), one_for_one under the root.
 import type { Config } from '../config/load.js';
 import type { ActorHandle } from '../actors/runtime/host.js';
 import type { SupervisorSpec } from './spec.js';
@@ -11,6 +11,7 @@ export type ActorHandles = {
   chunker: ActorHandle<unknown>;
   watcher: ActorHandle<unknown>;
   gateway?: ActorHandle<unknown>;
+  git?: ActorHandle<unknown>;
 };
 
 export function rootTree(cfg: Config, a: ActorHandles): SupervisorSpec {
@@ -34,8 +35,11 @@ export function rootTree(cfg: Config, a: ActorHandles): SupervisorSpec {
     intensity: s.intensity,
     periodMs: s.period_ms,
     children: [
-      { id: 'ingest', start: nestedSupervisor(ingest), restart: 'permanent', shutdownMs: 30_000, backoff },
+      // the gateway starts first: after a restart it answers from the index at once, its state saying what is
+      // still pending; the git writer is next so write tools are there when agents arrive; ingest catches up last
       ...(a.gateway ? [a.gateway.childSpec({ shutdownMs: 5_000, backoff })] : []),
+      ...(a.git ? [a.git.childSpec({ shutdownMs: 10_000, backoff })] : []),
+      { id: 'ingest', start: nestedSupervisor(ingest), restart: 'permanent', shutdownMs: 30_000, backoff },
     ],
   };
 }

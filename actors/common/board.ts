@@ -14,6 +14,7 @@ const SLOTS = [
   'embedCalls', // model calls since boot (embedder)
   'watcherReady', // 1 once the watcher subscribed (watcher)
   'gatewayPort', // the port the gateway listens on, 0 before (gateway)
+  'gitState', // 0 starting, 1 ready, then why writes are off: 2 git missing, 3 git too old, 4 vault/git failed, 5 disabled (git-writer)
   'storeWrites', // transactions committed since boot; readers recount when it moves (store-writer)
   'indexGeneration', // bumped when reindex swaps in a new index file: readers reopen (store-writer)
 ] as const;
@@ -40,3 +41,4 @@ export class Board {
 }
 
 export const EMBEDDER_STATES = ['starting', 'ready', 'unavailable'] as const;
+export const GIT_STATES = ['starting', 'ready', 'git_missing', 'git_too_old', 'git_failed', 'disabled'] as const;

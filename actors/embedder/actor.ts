@@ -24,8 +24,9 @@ const batchSeconds = new Histogram({ name: 'memvault_embed_batch_duration_second
 const queueDepth = new Gauge({ name: 'memvault_embed_queue_depth', help: 'Texts waiting for a model call' });
 
 interface State {
-  model: ModelInfo | null;
-  batcher: Batcher | null;
+  /** Resolves once the pool has loaded the model (or failed to): the actor is ready before that, so the
+   * pipeline behind it starts at once and the first notes simply wait here. */
+  pool: Promise<{ model: ModelInfo | null; batcher: Batcher | null }>;
   reader: IndexReader;
 }
 
@@ -67,7 +68,7 @@ runActor<EmbedderMsg, StoreMsg, State>(
     switch (msg.type) {
       case 'embedder.embed_note': {
         const { note } = msg;
-        const s = ctx.state;
+        const s = { ...(await ctx.state.pool), reader: ctx.state.reader };
         if (!s.batcher) {
           ctx.emit({ type: 'store.upsert', note: { ...note, chunks: note.chunks.map((c) => ({ ...c, vector: null })) }, mtimeMs: msg.mtimeMs, size: msg.size, model: null });
           return;
@@ -87,19 +88,21 @@ runActor<EmbedderMsg, StoreMsg, State>(
         assertNever(msg.type);
     }
   },
-  async () => {
+  () => {
     board.set('embedderState', 0);
     const started = performance.now();
-    const r = await startPool();
-    const reader = new IndexReader(openIndex(b.dbFile, { readonly: true }));
-    if ('error' in r) {
-      board.set('embedderState', 2);
-      log.event('embedder_unavailable', { provider: settings.kind, reason: r.error }, 'embedding provider could not start: indexing keyword-only');
-      return { model: null, batcher: null, reader };
-    }
-    board.set('embedderState', 1);
-    log.event('embedder_ready', { model: r.model, threads: cfg.embedder.threads, ms: Math.round(performance.now() - started) });
-    return { model: r.model, batcher: r.batcher, reader };
+    const reader = new IndexReader(openIndex(b.dbFile, { readonly: true, cacheMiB: 4 }));
+    const pool = startPool().then((r) => {
+      if ('error' in r) {
+        board.set('embedderState', 2);
+        log.event('embedder_unavailable', { provider: settings.kind, reason: r.error }, 'embedding provider could not start: indexing keyword-only');
+        return { model: null, batcher: null };
+      }
+      board.set('embedderState', 1);
+      log.event('embedder_ready', { model: r.model, threads: cfg.embedder.threads, ms: Math.round(performance.now() - started) });
+      return { model: r.model, batcher: r.batcher };
+    });
+    return { pool, reader };
   },
   { concurrency: 64 },
 );

@@ -8,12 +8,18 @@ import { boot } from '../common/boot.js';
 import { assertNever } from '../../messages/common.js';
 import type { GatewayMsg } from '../../messages/to-gateway.js';
 import type { MainMsg } from '../../messages/to-main.js';
+import type { GitMsg } from '../../messages/to-git.js';
+import { SOURCE_VAULT } from '../store-writer/apply.js';
+import { IndexWaiter, MessageWriteBackend } from './write-backend.js';
 import { splitListen } from '../../config/load.js';
 import { createProvider, providerSettings } from '../embedder/factory.js';
 import { createHttpServer } from './http-server.js';
 import { IndexView } from './index-view.js';
 import { gatewayMetrics } from './metrics.js';
 import { VERSION } from '../common/version.js';
+import { ToolGateway } from './tools/gateway.js';
+import { toolLimits } from './tools/deps.js';
+import { toolMetrics } from './tools/metrics.js';
 
 const { b, board, log } = boot();
 const cfg = b.config;
@@ -23,12 +29,14 @@ interface State {
   view: IndexView;
   waiting: Map<number, (m: { text: string; contentType: string }) => void>;
   reindexWaiting: Map<number, (m: Extract<GatewayMsg, { type: 'gateway.reindexed' }>) => void>;
+  writes: MessageWriteBackend;
+  indexWaiter: IndexWaiter;
 }
 
 let nextRequest = 1;
-let post: (m: MainMsg) => void = () => {};
+let post: (m: MainMsg | GitMsg) => void = () => {};
 
-runActor<GatewayMsg, MainMsg, State>(
+runActor<GatewayMsg, MainMsg | GitMsg, State>(
   (msg, ctx) => {
     switch (msg.type) {
       case 'gateway.metrics': {
@@ -37,6 +45,12 @@ runActor<GatewayMsg, MainMsg, State>(
         w?.({ text: msg.text, contentType: msg.contentType });
         return;
       }
+      case 'gateway.mutation_result':
+        ctx.state.writes.onResult(msg.requestId, msg.result);
+        return;
+      case 'gateway.indexed':
+        ctx.state.indexWaiter.onIndexed(msg.path, msg.contentHash);
+        return;
       case 'gateway.reindexed': {
         const w = ctx.state.reindexWaiting.get(msg.requestId);
         ctx.state.reindexWaiting.delete(msg.requestId);
@@ -70,8 +84,20 @@ runActor<GatewayMsg, MainMsg, State>(
     await Promise.race([loading, new Promise((r) => setTimeout(r, 10_000).unref())]);
     const waiting = new Map<number, (m: { text: string; contentType: string }) => void>();
     const reindexWaiting: State['reindexWaiting'] = new Map();
+    const writes = new MessageWriteBackend((m) => post(m), board, cfg.writes.agents_may_read_sensitive);
+    const indexWaiter = new IndexWaiter((p) => view.reader.document(SOURCE_VAULT, p)?.contentHash ?? null);
+    const tools = new ToolGateway({
+      ...toolLimits(cfg),
+      view,
+      writes, // offered while writes.available() says so (board gitState)
+      waitIndexed: (p, hash, ms) => indexWaiter.wait(p, hash, ms),
+      log,
+      metrics: toolMetrics(),
+      version: VERSION,
+    });
     const server = createHttpServer({
       token,
+      tools,
       view,
       log,
       metrics: gatewayMetrics(),
@@ -106,6 +132,6 @@ runActor<GatewayMsg, MainMsg, State>(
     const addr = server.address();
     if (typeof addr === 'object' && addr) board.set('gatewayPort', addr.port);
     log.event('gateway_listening', { address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : String(addr) });
-    return { server, view, waiting, reindexWaiting };
+    return { server, view, waiting, reindexWaiting, writes, indexWaiter };
   },
 );

@@ -5,6 +5,8 @@ import type { EventLogger } from '../common/log.js';
 import { describeIssues, searchBody } from './api-schema.js';
 import type { IndexView } from './index-view.js';
 import type { GatewayMetrics } from './metrics.js';
+import type { ToolGateway } from './tools/gateway.js';
+import { routeTools } from './tools/http-json.js';
 
 export interface HttpDeps {
   token: string;
@@ -15,6 +17,8 @@ export interface HttpDeps {
   metrics: GatewayMetrics;
   version: string;
   maxBodyBytes?: number;
+  /** The agent tools: MCP at /mcp, HTTP JSON at /v1/tools[/<name>]. */
+  tools?: ToolGateway;
 }
 
 class HttpFailure extends Error {
@@ -72,13 +76,15 @@ export function createHttpServer(d: HttpDeps): Server {
       res.end(m.text);
       return 200;
     }
-    if (p.startsWith('/v1/')) {
+    if (p.startsWith('/v1/') || p === '/mcp') {
       if (!authorised(req, d.token)) {
         d.metrics.authFailures.inc();
         d.log.event('auth_failed', { path: p, remote: req.socket.remoteAddress });
         res.setHeader('www-authenticate', 'Bearer');
         throw new HttpFailure(401, 'unauthorized', 'send `Authorization: Bearer <token>`; the token is in <data dir>/token');
       }
+      const tool = d.tools ? routeTools(d.tools, req, res, p) : null;
+      if (tool) return tool;
       if (p === '/v1/status' && req.method === 'GET') {
         send(res, 200, { index: d.view.state(), version: d.version });
         return 200;
@@ -118,5 +124,6 @@ export function createHttpServer(d: HttpDeps): Server {
 
 function routeLabel(url: string | undefined): string {
   const p = (url ?? '/').split('?')[0] ?? '/';
-  return ['/healthz', '/metrics', '/v1/status', '/v1/search', '/v1/reindex'].includes(p) ? p : 'other';
+  if (p.startsWith('/v1/tools')) return '/v1/tools';
+  return ['/healthz', '/metrics', '/v1/status', '/v1/search', '/v1/reindex', '/mcp'].includes(p) ? p : 'other';
 }

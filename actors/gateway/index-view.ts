@@ -98,6 +98,7 @@ export class IndexView {
   }
 
   get reader(): IndexReader {
+    this.#fresh();
     return this.#reader;
   }
 

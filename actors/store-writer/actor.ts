@@ -24,7 +24,7 @@ interface State {
 }
 
 function open(): State {
-  const db = openIndex(b.dbFile, { readonly: false });
+  const db = openIndex(b.dbFile, { readonly: false, cacheMiB: 16 });
   const writer = new IndexWriter(db, { userId: b.config.user_id, model: null, chunkerVersion: CHUNKER_VERSION, now: Date.now });
   return { db, applier: new StoreApplier(writer, new IndexReader(db)) };
 }

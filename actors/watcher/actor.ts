@@ -69,7 +69,7 @@ runActor<WatcherMsg, ChunkerMsg | StoreMsg | MainMsg, State>(
 );
 
 async function reconcileFromIndex(core: WatcherCore): Promise<void> {
-  const db = openIndex(b.dbFile, { readonly: true });
+  const db = openIndex(b.dbFile, { readonly: true, cacheMiB: 4 });
   const indexed = new Map<string, IndexedState>();
   for (const [p, st] of new IndexReader(db).documentStats(SOURCE_VAULT)) {
     // chunks built by another chunker version are rebuilt: stats that never match, a hash that never short-circuits

@@ -1,6 +1,6 @@
 // Each actor kind, crashed while it holds work, is restarted by its supervisor and the work still completes.
 import t from 'tap';
-import { allZero, indexConsistency, makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
+import { allZero, indexConsistency, makeVault, nextRestart, startDaemon, testConfig } from '../helpers/daemon.js';
 import { destinationOf } from '../../messages/index.js';
 
 function notes(n: number, tag: string): Record<string, string> {
@@ -18,14 +18,7 @@ for (const actor of ['store', 'embedder', 'chunker', 'watcher'] as const) {
     t.teardown(() => d.stop());
     await d.daemon.whenCaughtUp();
 
-    const restarted = new Promise<void>((resolve) => {
-      const off = d.daemon.onSupervisor((e) => {
-        if (e.type === 'supervisor.child_restarted' && e.child === actor) {
-          off();
-          resolve();
-        }
-      });
-    });
+    const restarted = nextRestart(d.daemon, actor);
     // crash the actor the moment work is routed to it
     let crashed = false;
     const off = d.daemon.onRouted((m) => {
@@ -55,14 +48,7 @@ t.test('the gateway crashes and serves again after its restart', async (t) => {
   const d = await startDaemon(testConfig(v.dir));
   t.teardown(() => d.stop());
   await d.daemon.whenCaughtUp();
-  const restarted = new Promise<void>((resolve) => {
-    const off = d.daemon.onSupervisor((e) => {
-      if (e.type === 'supervisor.child_restarted' && e.child === 'gateway') {
-        off();
-        resolve();
-      }
-    });
-  });
+  const restarted = nextRestart(d.daemon, 'gateway');
   await d.daemon.handles.gateway!.crash('test: injected crash');
   await restarted;
   await d.daemon.root!.whenChildRunning('gateway');

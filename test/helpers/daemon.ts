@@ -108,3 +108,15 @@ export async function indexConsistency(dataDir: string): Promise<Record<string, 
 export function allZero(o: Record<string, number>): boolean {
   return Object.values(o).every((v) => v === 0);
 }
+
+/** Resolves when the supervisor next restarts `child`. */
+export function nextRestart(daemon: Daemon, child: string): Promise<void> {
+  return new Promise((resolve) => {
+    const off = daemon.onSupervisor((e) => {
+      if (e.type === 'supervisor.child_restarted' && e.child === child) {
+        off();
+        resolve();
+      }
+    });
+  });
+}

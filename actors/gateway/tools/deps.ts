@@ -1,0 +1,41 @@
+// What the tools are built from: the vault folder, the index view, the injected write path, and the limits from
+// the configuration (read once here, so tool code never touches settings).
+import type { Config } from '../../../config/load.js';
+import type { EventLogger } from '../../common/log.js';
+import type { IndexView } from '../index-view.js';
+import type { ToolMetrics } from './metrics.js';
+import type { WaitIndexed, WriteBackend } from './types.js';
+
+export interface ToolDeps {
+  /** Absolute vault folder. */
+  vault: string;
+  view: IndexView;
+  /** null: this process has no write path (the write tools are never offered). */
+  writes: WriteBackend | null;
+  waitIndexed: WaitIndexed;
+  /** Globs of folders and files that are not notes (config watcher.ignore). */
+  ignore: string[];
+  /** Notes bigger than this are refused by vault_read (config chunker.max_file_bytes). */
+  maxReadBytes: number;
+  /** Payload cap for vault_write (config writes.max_bytes). */
+  maxWriteBytes: number;
+  /** May agents read the content of sensitive notes? (config writes.agents_may_read_sensitive; default false) */
+  mayReadSensitive: boolean;
+  /** How long wait_indexed waits before answering `indexed: false`. */
+  waitTimeoutMs: number;
+  log: EventLogger;
+  metrics: ToolMetrics;
+  version: string;
+}
+
+/** The settings-derived part of ToolDeps. */
+export function toolLimits(cfg: Config): Pick<ToolDeps, 'vault' | 'ignore' | 'maxReadBytes' | 'maxWriteBytes' | 'mayReadSensitive' | 'waitTimeoutMs'> {
+  return {
+    vault: cfg.vault,
+    ignore: cfg.watcher.ignore,
+    maxReadBytes: cfg.chunker.max_file_bytes,
+    maxWriteBytes: cfg.writes.max_bytes,
+    mayReadSensitive: cfg.writes.agents_may_read_sensitive,
+    waitTimeoutMs: 15_000,
+  };
+}

@@ -1,0 +1,221 @@
+// The tool gateway: the six agent tools (vault_read, vault_write, vault_list, vault_link, vault_undo_last,
+// memory_search) defined once — schema, annotations, handler — and served alike over MCP and HTTP JSON.
+import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import type { z } from 'zod';
+import type { ToolDeps } from './deps.js';
+import { LinkGraphCache, vaultLink } from './link-graph.js';
+import {
+  describeArgIssues,
+  memorySearchArgs,
+  vaultLinkArgs,
+  vaultListArgs,
+  vaultReadArgs,
+  vaultUndoArgs,
+  vaultWriteArgs,
+} from './schemas.js';
+import { toolFail, type CallContext, type ToolOutcome, type WriteBackend } from './types.js';
+import { vaultList } from './vault-list.js';
+import { vaultRead } from './vault-read.js';
+import { vaultUndoLast, vaultWrite } from './write-tools.js';
+
+export const TOOL_NAMES = ['vault_read', 'vault_write', 'vault_list', 'vault_link', 'vault_undo_last', 'memory_search'] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+interface ToolDef<S extends z.ZodTypeAny> {
+  name: ToolName;
+  title: string;
+  description: string;
+  schema: S;
+  annotations: ToolAnnotations;
+  /** Needs the write path: not offered while it is unavailable. */
+  writes: boolean;
+  run(args: z.infer<S>, ctx: CallContext, w: WriteBackend | null): Promise<ToolOutcome>;
+}
+
+const def = <S extends z.ZodTypeAny>(d: ToolDef<S>): ToolDef<S> => d;
+
+/** Shown to MCP clients at initialize: how the tools fit together. */
+export const MCP_INSTRUCTIONS = `memvault is a markdown vault (Obsidian-compatible) kept indexed for search.
+Find notes with memory_search (hybrid keyword + semantic), browse with vault_list, follow [[wikilinks]] with vault_link, read a note with vault_read.
+To change a note: vault_read it, then vault_write the whole new content with expected_mtime set to the mtime_ms you read (a concurrent edit gives \`conflict\`: read again and merge).
+Pass wait_indexed: true when you will search for what you just wrote. vault_undo_last reverts your last change.
+Paths are vault-relative with ".md", e.g. "Projects/Atlas migration.md". Failures come back as { error: { reason, message } }.`;
+
+// searchBody (shared with POST /v1/search) carries no descriptions; the tool listing adds them
+const SEARCH_DESCRIPTIONS: Record<string, string> = {
+  query: 'What to look for, in plain words',
+  k: 'How many results (default from config search.default_k, capped at search.max_k)',
+  mode: 'hybrid (default): keyword + semantic; bm25: keywords only; vector: semantic only',
+  filters: 'Narrow the search: path_prefix/folder, tags (all must match), since (epoch ms or ISO date), source_type',
+};
+
+export class ToolGateway {
+  readonly #d: ToolDeps;
+  readonly #links: LinkGraphCache;
+  readonly #defs: Map<ToolName, ToolDef<z.ZodTypeAny>>;
+  readonly #listed: Map<ToolName, Tool>;
+
+  constructor(deps: ToolDeps) {
+    this.#d = deps;
+    this.#links = new LinkGraphCache(deps.view);
+    const d = deps;
+    const defs = [
+      def({
+        name: 'vault_read',
+        title: 'Read a note',
+        description:
+          'Read one note of the vault: its full markdown text, frontmatter, mtime_ms (pass it as expected_mtime to vault_write) and content_hash. Sensitive notes are refused unless the owner allowed it.',
+        schema: vaultReadArgs,
+        annotations: { title: 'Read a note', readOnlyHint: true, openWorldHint: false },
+        writes: false,
+        run: (a) => vaultRead(d, a),
+      }),
+      def({
+        name: 'vault_write',
+        title: 'Write a note',
+        description:
+          'Create a note or replace its whole content; every write is a git commit that vault_undo_last can revert. Set expected_mtime (from vault_read) to refuse the write if someone changed the note meanwhile, and wait_indexed to return only once search sees the new text. Writing the same content again changes nothing.',
+        schema: vaultWriteArgs,
+        // replaces content (destructive); the writer makes no commit for unchanged content, so a repeat has no further effect
+        annotations: { title: 'Write a note', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+        writes: true,
+        run: (a, ctx, w) => vaultWrite(d, w!, ctx, a),
+      }),
+      def({
+        name: 'vault_list',
+        title: 'List notes',
+        description:
+          'List the notes (with mtime_ms and size) and subfolders of a folder, or of the whole vault with recursive: true. Hidden and ignored folders (.obsidian, .git, Templates, …) and non-markdown files are left out.',
+        schema: vaultListArgs,
+        annotations: { title: 'List notes', readOnlyHint: true, openWorldHint: false },
+        writes: false,
+        run: (a) => vaultList(d, a),
+      }),
+      def({
+        name: 'vault_link',
+        title: 'Links of a note',
+        description:
+          "A note's [[wikilinks]] resolved to notes as Obsidian does (path, then unique file name, then frontmatter alias), the links that lead nowhere (unresolved), and the notes that link to it (backlinks). Read from the index, so a just-written note shows up once indexed.",
+        schema: vaultLinkArgs,
+        annotations: { title: 'Links of a note', readOnlyHint: true, openWorldHint: false },
+        writes: false,
+        run: async (a) => vaultLink(d, this.#links, a),
+      }),
+      def({
+        name: 'vault_undo_last',
+        title: 'Undo the last change',
+        description:
+          "Revert the most recent change to the vault made by you (only_mine: true, the default) or by anyone (only_mine: false), as a new git commit. Calling it again reverts the change before that.",
+        schema: vaultUndoArgs,
+        annotations: { title: 'Undo the last change', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+        writes: true,
+        run: (a, ctx, w) => vaultUndoLast(d, w!, ctx, a),
+      }),
+      def({
+        name: 'memory_search',
+        title: 'Search the vault',
+        description:
+          'Search the vault by meaning and keywords; returns the best passages with path, heading path, line range, snippet and score, plus the index state (pending files, degraded modes). Sensitive notes are left out.',
+        schema: memorySearchArgs,
+        annotations: { title: 'Search the vault', readOnlyHint: true, openWorldHint: false },
+        writes: false,
+        run: async (a) => {
+          if (a.filters?.include_sensitive && !d.mayReadSensitive)
+            return toolFail('sensitive', 'filters.include_sensitive is not allowed for agents (the owner can allow it with writes.agents_may_read_sensitive: true)');
+          const r = await d.view.search(a);
+          d.log.event('memory_retrieval', { mode: r.mode, k: a.k, results: r.results.length, took_ms: r.took_ms, degraded: r.degraded });
+          return { ok: true, result: r };
+        },
+      }),
+    ];
+    this.#defs = new Map(defs.map((x) => [x.name, x as ToolDef<z.ZodTypeAny>]));
+    this.#listed = new Map(defs.map((x) => [x.name, this.#describe(x)]));
+  }
+
+  #describe(x: ToolDef<z.ZodTypeAny>): Tool {
+    const schema = toJsonSchemaCompat(x.schema, { strictUnions: true, pipeStrategy: 'input' }) as Record<string, unknown>;
+    delete schema['$schema'];
+    if (x.name === 'memory_search') {
+      const props = (schema['properties'] ?? {}) as Record<string, Record<string, unknown>>;
+      for (const [k, text] of Object.entries(SEARCH_DESCRIPTIONS)) if (props[k]) props[k]['description'] ??= text;
+    }
+    return { name: x.name, title: x.title, description: x.description, inputSchema: schema as Tool['inputSchema'], annotations: x.annotations };
+  }
+
+  get metrics(): ToolDeps['metrics'] {
+    return this.#d.metrics;
+  }
+
+  get version(): string {
+    return this.#d.version;
+  }
+
+  /** Request bodies up to this size are read: room for a maximal vault_write after JSON escaping. */
+  get maxBodyBytes(): number {
+    return Math.max(1_000_000, 2 * this.#d.maxWriteBytes + 65_536);
+  }
+
+  /** Why writes are off right now, or null when the write tools are offered. */
+  writesOff(): string | null {
+    const w = this.#d.writes;
+    if (!w) return 'this process has no write path (read-only)';
+    const a = w.available();
+    return a.ok ? null : a.reason;
+  }
+
+  /** The tools on offer now: the write tools only while the write path is available. */
+  list(): Tool[] {
+    const off = this.writesOff() !== null;
+    return [...this.#listed.values()].filter((t) => !(off && this.#defs.get(t.name as ToolName)?.writes));
+  }
+
+  known(name: string): name is ToolName {
+    return this.#defs.has(name as ToolName);
+  }
+
+  /**
+   * Validates and runs one call; expected failures come back as data. A bug throws (after it is counted and
+   * logged) and the transport answers 500 / a JSON-RPC internal error.
+   */
+  async call(name: ToolName, rawArgs: unknown, ctx: CallContext): Promise<ToolOutcome> {
+    const tool = this.#defs.get(name)!;
+    const started = performance.now();
+    const d = this.#d;
+    let outcome: ToolOutcome;
+    try {
+      outcome = await this.#run(tool, rawArgs, ctx);
+    } catch (err) {
+      d.metrics.calls.inc({ tool: name, transport: ctx.transport, outcome: 'internal' });
+      d.log.error({ event: 'gateway_request', tool: name, agent: ctx.agent, transport: ctx.transport, err: String((err as Error)?.stack ?? err) }, 'tool call failed');
+      throw err;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const label = outcome.ok ? 'ok' : outcome.error.reason;
+    d.metrics.calls.inc({ tool: name, transport: ctx.transport, outcome: label });
+    d.metrics.callSeconds.observe({ tool: name }, seconds);
+    const args = (rawArgs ?? {}) as Record<string, unknown>;
+    d.log.event('gateway_request', {
+      tool: name,
+      agent: ctx.agent,
+      transport: ctx.transport,
+      outcome: label,
+      ms: Math.round(seconds * 100_000) / 100,
+      ...(typeof args['path'] === 'string' ? { path: args['path'] } : {}),
+      ...(tool.writes && typeof args['reason'] === 'string' ? { reason: args['reason'] } : {}),
+    });
+    return outcome;
+  }
+
+  async #run(tool: ToolDef<z.ZodTypeAny>, rawArgs: unknown, ctx: CallContext): Promise<ToolOutcome> {
+    const parsed = tool.schema.safeParse(rawArgs ?? {});
+    if (!parsed.success) return toolFail('bad_request', `${tool.name}: ${describeArgIssues(parsed.error)}`);
+    let w: WriteBackend | null = null;
+    if (tool.writes) {
+      const off = this.writesOff();
+      if (off !== null) return toolFail('unavailable', `writes are unavailable: ${off}`);
+      w = this.#d.writes;
+    }
+    return tool.run(parsed.data, ctx, w);
+  }
+}

@@ -1,0 +1,28 @@
+// An MCP server (the SDK's low-level Server) over the tool gateway: tools/list and tools/call, results as
+// structuredContent plus the same JSON as text, expected failures as `isError` results rather than protocol errors.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_INSTRUCTIONS, type ToolGateway } from './gateway.js';
+import type { CallContext, ToolOutcome } from './types.js';
+
+/**
+ * No outputSchema is declared: the SDK client validates structuredContent against it even on `isError` results, so
+ * our tagged `{ error }` results would turn into client-side exceptions (and the spec wants conforming output).
+ */
+export function toCallToolResult(o: ToolOutcome): CallToolResult {
+  const body = o.ok ? o.result : { error: o.error };
+  const out: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> };
+  if (!o.ok) out.isError = true;
+  return out;
+}
+
+export function buildMcpServer(tools: ToolGateway, ctx: CallContext): Server {
+  const server = new Server({ name: 'memvault', version: tools.version }, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.list() }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const name = req.params.name;
+    if (!tools.known(name)) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"; tools/list shows the tools on offer`);
+    return toCallToolResult(await tools.call(name, req.params.arguments ?? {}, ctx));
+  });
+  return server;
+}

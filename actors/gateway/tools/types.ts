@@ -1,0 +1,92 @@
+// The tool gateway's contracts: the write backend it is handed, who is calling, and what a tool call returns.
+import type { Caller, MutationResult, UndoRequest, VaultOp } from '../../../messages/vault-ops.js';
+
+/**
+ * The one mutation path (the git writer, reached through messages). Injected, so the gateway never writes files
+ * itself; `available()` decides whether the write tools are offered at all.
+ */
+export interface WriteBackend {
+  mutate(op: VaultOp, caller: Caller): Promise<MutationResult>;
+  undoLast(req: UndoRequest & { reason?: string }): Promise<MutationResult>;
+  available(): { ok: true } | { ok: false; reason: string };
+}
+
+/** Resolves true once the index holds `contentHash` for `path` (null: once the path is gone), false on timeout. */
+export type WaitIndexed = (path: string, contentHash: string | null, timeoutMs: number) => Promise<boolean>;
+
+export type Transport = 'mcp' | 'http' | 'stdio';
+
+/** Who is calling and how: recorded on every call (logs, metrics, commit trailers). */
+export interface CallContext {
+  agent: string;
+  transport: Transport;
+}
+
+/** Stable reason codes a tool call can fail with (the write reasons plus the read side's own). */
+export type ToolFailReason =
+  | 'bad_request'
+  | 'not_found'
+  | 'path_escape'
+  | 'not_markdown'
+  | 'outside_allowlist'
+  | 'too_large'
+  | 'conflict'
+  | 'missing'
+  | 'exists'
+  | 'sensitive'
+  | 'invalid_content'
+  | 'unavailable'
+  | 'busy'
+  | 'nothing_to_undo'
+  | 'internal';
+
+export interface ToolError {
+  reason: ToolFailReason;
+  message: string;
+}
+
+/** A tool's answer: the result object (what HTTP returns with 200), or an expected failure as data. */
+export type ToolOutcome<T extends object = object> = { ok: true; result: T } | { ok: false; error: ToolError };
+
+export function toolFail(reason: ToolFailReason, message: string): { ok: false; error: ToolError } {
+  return { ok: false, error: { reason, message } };
+}
+
+/** The HTTP status for a failure reason on `POST /v1/tools/<name>`. */
+export function httpStatus(reason: ToolFailReason): number {
+  switch (reason) {
+    case 'bad_request':
+    case 'not_markdown':
+    case 'invalid_content':
+      return 400;
+    case 'path_escape':
+    case 'outside_allowlist':
+    case 'sensitive':
+      return 403;
+    case 'not_found':
+    case 'missing':
+      return 404;
+    case 'conflict':
+    case 'exists':
+    case 'nothing_to_undo':
+      return 409;
+    case 'too_large':
+      return 413;
+    case 'unavailable':
+    case 'busy':
+      return 503;
+    case 'internal':
+      return 500;
+  }
+}
+
+/** Agent ids as recorded: `[A-Za-z0-9_.-]{1,64}`; anything else is folded into that alphabet, empty becomes `agent`. */
+export function sanitiseAgent(raw: string | string[] | undefined | null): string {
+  const s = (Array.isArray(raw) ? raw[0] : raw) ?? '';
+  const clean = s
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9_.-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
+  return clean === '' ? 'agent' : clean;
+}

