@@ -1,6 +1,6 @@
-// Resident memory of the whole daemon process (all threads) on the tldr corpus and on a 100k-chunk store, with
-// search latency over HTTP at that size (query embedding included) beside bm25-only in the same run.
+// Resident memory of the whole daemon (all threads) at 13.5k and 100k chunks, and hybrid search latency over HTTP at 100k.
 //
+// Search latency includes the query embedding, and sits beside bm25-only measured in the same run.
 // Run: npx tsc -p tsconfig.json && node dist/bench/daemon-memory.js [--chunks 100000] [--queries 200] [--index-cache DIR]
 // Each case runs in its own child process, so one RSS figure never carries another's leftovers:
 //   tldr  the 4,612-note corpus with real vectors. RSS right after indexing it comes from the process that built the

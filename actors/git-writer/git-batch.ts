@@ -43,7 +43,6 @@ const IN_PROGRESS = ['MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'rebase-me
 
 /** C-style quoting as fast-import reads it: the path is always a quoted string, whatever bytes it holds. */
 export function quotePath(p: string): string {
-  // eslint-disable-next-line no-control-regex
   const body = p.replace(/[\\"\u0000-\u001f\u007f]/g, (c) => {
     if (c === '\\' || c === '"') return `\\${c}`;
     if (c === '\n') return '\\n';

@@ -1,5 +1,5 @@
-// The vault's git repository as memvault uses it: one commit per agent mutation, undo by `git revert` (history only
-// grows), and edits people make outside memvault committed under their own name.
+// The vault's git repository as memvault uses it: one commit per agent mutation (made together by one fast-import
+// when agents write at once), undo by `git revert` (history only grows), people's own edits committed as theirs.
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../messages/common.js';

@@ -2,7 +2,6 @@
 import type { SearchResponse } from '../../actors/gateway/index-view.js';
 import { configFor, EXIT, UsageError, type Args } from '../cli.js';
 import { callDaemon, findDaemon } from '../client.js';
-import { loadQueryModel, openDirect } from '../direct.js';
 import { searchBody } from '../../actors/gateway/api-schema.js';
 
 export async function searchCommand(a: Args): Promise<number> {
@@ -15,6 +14,7 @@ export async function searchCommand(a: Args): Promise<number> {
   if (daemon) {
     r = await callDaemon<SearchResponse>(daemon, 'POST', '/v1/search', body);
   } else {
+    const { loadQueryModel, openDirect } = await import('../direct.js'); // only without a daemon: it loads the model code
     const view = openDirect(cfg);
     if (!view) {
       process.stderr.write(`memvault: ${cfg.vault} has no index yet: run \`memvault index --vault ${cfg.vault}\` or start the daemon\n`);

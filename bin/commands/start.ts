@@ -32,6 +32,7 @@ export async function start(a: Args): Promise<number> {
       `            curl -H "Authorization: Bearer $(cat ${cfg.data_dir}/token)" -d '{"query":"..."}' ${url}/v1/search`,
       `  status:   ${url}/v1/status (token in ${cfg.data_dir}/token)`,
       `  metrics:  ${url}/metrics  (Prometheus scrape target)`,
+      `  mcp:      ${url}/mcp  (Streamable HTTP; same token; or \`memvault mcp --vault ${cfg.vault}\` over stdio)`,
       '  stop:     Ctrl-C',
       '',
     ].join('\n') + '\n',
