@@ -1,11 +1,12 @@
 // Rebuilds the index into a new file with the configured model, then swaps it in with one rename; the old file
 // keeps serving until then. A running daemon's store writer does the swap (see store.swap_index).
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { Config } from '../config/load.js';
 import type { EventLogger } from '../actors/common/log.js';
 import { indexFile } from '../actors/common/boot.js';
 import { openIndex } from '../actors/store-writer/schema.js';
 import { Daemon } from './daemon.js';
+import { swapIndexFiles } from '../actors/store-writer/swap.js';
 
 export function nextIndexFile(cfg: Config): string {
   return indexFile(cfg).replace(/\.sqlite$/, '.next.sqlite');
@@ -30,20 +31,6 @@ export async function buildNextIndex(cfg: Config, log: EventLogger): Promise<{ f
   const documents = (db.prepare('SELECT count(*) n FROM memory_documents WHERE deleted_at IS NULL').get() as { n: number }).n;
   db.close();
   return { file, documents, ms: Date.now() - started };
-}
-
-/** Replace `current` by `next` atomically. Every connection to `current` must be closed (its WAL folded in). */
-export function swapIndexFiles(next: string, current: string): void {
-  if (existsSync(current)) {
-    const db = openIndex(current, { readonly: false });
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    db.close();
-  }
-  rmSync(`${current}-wal`, { force: true });
-  rmSync(`${current}-shm`, { force: true });
-  renameSync(next, current);
-  rmSync(`${next}-wal`, { force: true });
-  rmSync(`${next}-shm`, { force: true });
 }
 
 /** Offline reindex: no daemon runs, so the CLI swaps the files itself. */

@@ -14,11 +14,7 @@ import { splitSections } from './sections.js';
 import { inlineTags } from './tags.js';
 import { UnitCutter } from './units.js';
 
-/**
- * Changes whenever the same bytes would give different chunks or metadata, so the index knows to re-chunk.
- * Format: <scheme>/<revision>.
- */
-export const CHUNKER_VERSION = 'md-sections/1';
+export { CHUNKER_VERSION } from './version.js';
 
 const MIN_MAX_TOKENS = 8; // room for a context line (at most half) and a few words
 

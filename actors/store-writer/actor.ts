@@ -10,8 +10,8 @@ import { openIndex } from './schema.js';
 import { IndexWriter } from './index-writer.js';
 import { IndexReader } from './index-reader.js';
 import { StoreApplier } from './apply.js';
-import { CHUNKER_VERSION } from '../chunker/parse-note.js';
-import { swapIndexFiles } from '../../supervisors/reindex.js';
+import { CHUNKER_VERSION } from '../chunker/version.js';
+import { swapIndexFiles } from './swap.js';
 
 const { b, board, log } = boot();
 

@@ -7,7 +7,7 @@ import { IndexReader } from '../store-writer/index-reader.js';
 import { SOURCE_VAULT } from '../store-writer/apply.js';
 import { vaultPath, type VaultPath } from '../../messages/common.js';
 import type { IndexedState, WatcherMsg } from '../../messages/to-watcher.js';
-import { CHUNKER_VERSION } from '../chunker/parse-note.js';
+import { CHUNKER_VERSION } from '../chunker/version.js';
 import type { ChunkerMsg } from '../../messages/to-chunker.js';
 import type { StoreMsg } from '../../messages/to-store.js';
 import type { MainMsg } from '../../messages/to-main.js';

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { makeLogger } from '../../actors/common/log.js';
 import { splitListen } from '../../config/load.js';
-import { Daemon } from '../../supervisors/daemon.js';
+import { mkdirSync } from 'node:fs';
+import { Daemon, ensureToken } from '../../supervisors/daemon.js';
 import { configFor, EXIT, type Args } from '../cli.js';
 import { findDaemon, removeDaemonInfo, writeDaemonInfo } from '../client.js';
 
@@ -13,6 +14,15 @@ export async function start(a: Args): Promise<number> {
   if (running) {
     process.stderr.write(`memvault: a daemon already serves ${cfg.vault} at ${running.url}\n`);
     return EXIT.failure;
+  }
+  const loopback = host === 'localhost' || host === '::1' || /^127\./.test(host);
+  if (!loopback) {
+    // off the loopback interface every /v1 and /mcp call must carry the token: refuse to start without a strong one
+    const token = ensureToken((mkdirSync(cfg.data_dir, { recursive: true, mode: 0o700 }), cfg.data_dir));
+    if (token.length < 32) {
+      process.stderr.write(`memvault: refusing to listen on ${cfg.listen} (not loopback) with a weak token in ${cfg.data_dir}/token: delete it to generate a new one\n`);
+      return EXIT.failure;
+    }
   }
   const log = makeLogger('main', { level: cfg.log.level, dataDir: cfg.data_dir });
   log.event('config_loaded', { vault: cfg.vault, data_dir: cfg.data_dir, listen: cfg.listen, provider: cfg.embedder.provider, file: cfg.config_file });
