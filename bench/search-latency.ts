@@ -11,6 +11,7 @@ import { DEFAULT_OVERSAMPLE, search } from '../actors/gateway/search.js';
 import { IndexWriter } from '../actors/store-writer/index-writer.js';
 import { openIndex } from '../actors/store-writer/schema.js';
 import type { SearchMode, UpsertChunk } from '../messages/store.js';
+import { gaussian, rng, unit } from './harness.js';
 
 const DIM = 512;
 const K = 10;
@@ -31,27 +32,6 @@ const KEEP = arg('keep', '');
 
 // ---- deterministic synthetic vectors: topics → subtopics → chunks (so neighbours are near, like real text) ----
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-function gaussian(r: () => number): number {
-  let u = 0;
-  while (u === 0) u = r();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r());
-}
-function unit(v: Float32Array): Float32Array {
-  let s = 0;
-  for (const x of v) s += x * x;
-  const n = Math.sqrt(s);
-  for (let i = 0; i < v.length; i++) v[i] = v[i]! / n;
-  return v;
-}
 function randomUnit(r: () => number): Float32Array {
   const v = new Float32Array(DIM);
   for (let i = 0; i < DIM; i++) v[i] = gaussian(r);

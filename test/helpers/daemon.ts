@@ -41,10 +41,10 @@ export function makeVault(files: Record<string, string | Buffer> = {}, opts: { c
   return v;
 }
 
-export function testConfig(vault: string, yaml = ''): Config {
+export function testConfig(vault: string, yaml = '', opts: { logLevel?: string } = {}): Config {
   const dataDir = path.join(path.dirname(vault), 'data');
   const file = path.join(path.dirname(vault), 'memvault.yaml');
-  writeFileSync(file, `data_dir: ${JSON.stringify(dataDir)}\nlisten: 127.0.0.1:0\nlog:\n  level: silent\nwatcher:\n  debounce_ms: 30\n  rename_window_ms: 400\n${yaml}`);
+  writeFileSync(file, `data_dir: ${JSON.stringify(dataDir)}\nlisten: 127.0.0.1:0\nlog:\n  level: ${opts.logLevel ?? 'silent'}\nwatcher:\n  debounce_ms: 30\n  rename_window_ms: 400\n${yaml}`);
   const cfg = loadConfig({ file, vault });
   mkdirSync(path.join(dataDir, 'models'), { recursive: true });
   return cfg;

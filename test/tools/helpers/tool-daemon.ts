@@ -1,12 +1,10 @@
 // Tool test harness: a real daemon on a temp vault (writes answered by the fs stand-in), and real MCP clients —
 // the SDK's Client over Streamable HTTP to the daemon's /mcp.
-import { writeFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { loadConfig, type Config } from '../../../config/load.js';
-import { makeVault, startDaemon, type Running, type TestVault } from '../../helpers/daemon.js';
+import type { Config } from '../../../config/load.js';
+import { makeVault, startDaemon, testConfig, type Running, type TestVault } from '../../helpers/daemon.js';
 import { FsWriteStandIn } from './fs-write-stand-in.js';
 
 /**
@@ -14,26 +12,8 @@ import { FsWriteStandIn } from './fs-write-stand-in.js';
  * log level chosen (stdio tests read the child's log lines from stderr).
  */
 export function toolConfig(vault: string, opts: { logLevel?: string; extra?: string } = {}): Config {
-  const dataDir = path.join(path.dirname(vault), 'data');
-  const file = path.join(path.dirname(vault), 'memvault.yaml');
-  writeFileSync(
-    file,
-    [
-      `data_dir: ${JSON.stringify(dataDir)}`,
-      'listen: 127.0.0.1:0',
-      'log:',
-      `  level: ${opts.logLevel ?? 'silent'}`,
-      'watcher:',
-      '  debounce_ms: 30',
-      '  rename_window_ms: 400',
-      'writes:',
-      '  enabled: false',
-      opts.extra ?? '',
-    ].join('\n') + '\n',
-  );
-  const cfg = loadConfig({ file, vault });
-  mkdirSync(path.join(dataDir, 'models'), { recursive: true });
-  return cfg;
+  // `extra` holds more `writes:` settings, indented under it
+  return testConfig(vault, `writes:\n  enabled: false\n${opts.extra ?? ''}\n`, { logLevel: opts.logLevel });
 }
 
 export interface ToolDaemon {
