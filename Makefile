@@ -5,7 +5,7 @@ STAMP := node_modules/.memvault-installed
 VAULT ?= .run/vault
 TESTS ?= $(shell find test -name '*.test.ts' | sort | sed -e 's|^|dist/|' -e 's|\.ts$$|.js|')
 
-.PHONY: install build run test bench chaos clean
+.PHONY: install build run test test-deps bench chaos clean
 
 install: $(STAMP)
 
@@ -20,11 +20,20 @@ run: build
 	@if [ "$(VAULT)" = ".run/vault" ] && [ ! -d .run/vault ]; then mkdir -p .run && cp -r examples/vault .run/vault && echo "copied examples/vault to .run/vault"; fi
 	node bin/memvault start --vault $(VAULT)
 
-test: build
+# the clock-jump chaos test runs the daemon under libfaketime (Debian's faketime package)
+test-deps:
+	@dpkg -s faketime >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq faketime; else sudo apt-get update -qq && sudo apt-get install -y -qq faketime; fi; }
+
+test: build test-deps
 	npx tap $(TESTS)
 
 bench: build
 	node dist/bench/run-all.js
+
+# the long reliability campaign (100 kill -9 cycles, actor faults, 10k-note overload, 50k hostile inputs, disk and
+# clock faults); `make test` runs the short version. Prints a table, saves bench/results/chaos.json.
+chaos: build test-deps
+	node dist/test/chaos/run.js $(CHAOS_ARGS)
 
 clean:
 	rm -rf dist

@@ -73,7 +73,10 @@ const writesSchema = z
     person: identity.default({ name: 'vault owner', email: 'owner@localhost' }),
     human_quiet_ms: z.number().int().min(0).max(3_600_000).default(3_000),
     agents_may_read_sensitive: z.boolean().default(false),
-    max_queue: z.number().int().min(1).max(100_000).default(1_000),
+    // writes waiting for the git writer, at most; past it a write is refused at once with `busy` (503, Retry-After).
+    // 128 drains in ~2 s at the ~60 writes/s the writer makes one by one, and still within the gateway's 60 s write
+    // timeout at the ~3.5 writes/s it kept up on a loaded 2-core machine while a bulk drop was being indexed
+    max_queue: z.number().int().min(1).max(100_000).default(128),
   })
   .strict();
 
@@ -83,6 +86,8 @@ const supervisorSchema = z
     period_ms: z.number().int().min(100).default(30_000),
     backoff_min_ms: z.number().int().min(0).default(50),
     backoff_max_ms: z.number().int().min(0).default(10_000),
+    /** An actor whose oldest in-flight message goes unacked this long is restarted (the embedder gets twice it); 0 = off. */
+    stall_ms: z.number().int().min(0).default(30_000),
   })
   .strict();
 

@@ -7,17 +7,24 @@ export type WorkerMetrics = MetricObjectWithValues<MetricValue<string>>[];
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
+/** Injected faults (tests, chaos runs): throw in the next handler, exit the thread, or block it for good. */
+export type ActorFault = 'throw' | 'exit' | 'hang';
+
 export type HostToWorker<In = unknown> =
   /** A mailbox message; `attempt` > 1 means a previous incarnation may have handled it already. */
   | { type: 'actor.deliver'; seq: number; attempt: number; request: boolean; msg: In }
   /** Out of band, not through the mailbox: answered whenever the worker's event loop is free. */
   | { type: 'actor.metrics'; id: number }
+  /** Out of band: fault injection, acted on as soon as the worker's event loop sees it. */
+  | { type: 'actor.fault'; fault: ActorFault }
   /** Finish the current message, ack it, exit 0. */
   | { type: 'actor.stop'; reason: string };
 
 export type WorkerToHost<Out = unknown> =
   | { type: 'actor.ready' }
   | { type: 'actor.ack'; seq: number }
+  /** The handler of `seq` is alive and still working on it (e.g. retrying a write): restarts the host's stall clock. */
+  | { type: 'actor.progress'; seq: number }
   | { type: 'actor.reply'; seq: number; value: unknown }
   | { type: 'actor.emit'; msg: Out }
   | { type: 'actor.metrics_result'; id: number; metrics: WorkerMetrics }

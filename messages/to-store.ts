@@ -9,7 +9,9 @@ export type FileFailReason =
   | 'symlink_loop'
   | 'vanished'
   | 'crashed'
-  | 'not_a_file';
+  | 'not_a_file'
+  | 'outside_vault' // a symlinked note whose target lies outside the vault: never read
+  | 'unsupported_name'; // a name the index cannot key as it is on disk (not NFC, or holding a backslash)
 
 export interface NoteForStore extends Omit<ParsedNote, 'chunks'> {
   chunks: Array<ChunkDraft & { vector: Float32Array | null }>;
@@ -22,4 +24,6 @@ export type StoreMsg =
   | { type: 'store.rename'; from: VaultPath; to: VaultPath; mtimeMs: number; size: number }
   | { type: 'store.file_failed'; path: VaultPath; reason: FileFailReason; message: string }
   /** Reindex: close the live index, rename `next` over it, reopen, and bump the board's indexGeneration. */
-  | { type: 'store.swap_index'; next: string; requestId: number };
+  | { type: 'store.swap_index'; next: string; requestId: number }
+  /** The index file was deleted under the daemon: main made a fresh one at the same path; reopen it and rebuild. */
+  | { type: 'store.reopen_index'; reason: string };

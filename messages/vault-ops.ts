@@ -24,6 +24,7 @@ export type WriteFailReason =
   | 'sensitive' // would expose a sensitive note's content to a caller not allowed to see it
   | 'invalid_content' // not valid UTF-8 text, or contains NUL
   | 'unavailable' // the vault or git is unusable; retry later
+  | 'disk_full' // the vault's disk (or quota) is full: nothing was changed; retrying helps only once space is freed
   | 'busy' // the write queue is full; retry later
   | 'nothing_to_undo';
 

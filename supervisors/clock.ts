@@ -10,6 +10,14 @@ export interface Clock {
   clearTimeout(handle: TimerHandle): void;
 }
 
+/**
+ * Milliseconds on the system's monotonic clock (CLOCK_MONOTONIC): the same origin in every thread, and unmoved when
+ * the wall clock jumps — for durations and ages that cross threads (e.g. a board slot read by another actor).
+ */
+export function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
 /** Real time. Timers keep the process alive, as a pending restart should. */
 export const systemClock: Clock = {
   now: () => performance.now(),

@@ -3,7 +3,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import watcher from '@parcel/watcher';
 import { AggregatorRegistry, Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { Config } from '../config/load.js';
 import { Board } from '../actors/common/board.js';
@@ -19,6 +18,9 @@ import { assertNever } from '../messages/common.js';
 import { startSupervisor, type Supervisor } from './supervisor.js';
 import { rootTree, type ActorHandles } from './trees.js';
 import { buildNextIndex } from './reindex.js';
+import { monotonicMs } from './clock.js';
+import { VaultWatch } from './vault-watch.js';
+import { EmbedPools } from './embed-pools.js';
 
 export interface DaemonOptions {
   mode: 'serve' | 'oneshot';
@@ -62,12 +64,13 @@ export class Daemon {
   readonly handles: Partial<Record<RoutedActor, ActorHandle<unknown>>> = {};
   readonly registry = new Registry();
   root: Supervisor | null = null;
+  readonly pools: EmbedPools;
   readonly #cfg: Config;
   readonly #o: DaemonOptions;
   readonly #restarts: Counter<'actor' | 'reason'>;
   #stopping = false;
   readonly #lastExit = new Map<string, string>();
-  #subscription: watcher.AsyncSubscription | null = null;
+  #watch: VaultWatch | null = null;
   #watcherState = { pending: -1, reconciled: false };
   #stateWaiters: Array<() => void> = [];
   #swapWaiters = new Map<number, () => void>();
@@ -75,6 +78,7 @@ export class Daemon {
   constructor(cfg: Config, opts: DaemonOptions) {
     this.#cfg = cfg;
     this.#o = opts;
+    this.pools = new EmbedPools(cfg.embedder.threads);
     this.#restarts = new Counter({
       name: 'memvault_actor_restarts_total',
       help: 'Actor restarts by actor and the reason it exited',
@@ -99,7 +103,7 @@ export class Daemon {
       registers: [this.registry],
       collect() {
         const t = board.get('oldestPendingAt');
-        this.set(t > 0 ? Math.max(0, (Date.now() - t) / 1000) : 0);
+        this.set(t > 0 ? Math.max(0, (monotonicMs() - t) / 1000) : 0); // the watcher stamps it with monotonicMs
       },
     });
   }
@@ -118,11 +122,26 @@ export class Daemon {
         file: new URL(ACTOR_FILES[actor], import.meta.url),
         workerData,
         window: actor === 'embedder' ? 64 : 8,
+        // a hung actor is restarted; the embedder's batches can legitimately take seconds on a loaded machine
+        ...(cfg.supervisor.stall_ms > 0 ? { stallMs: cfg.supervisor.stall_ms * (actor === 'embedder' ? 2 : 1) } : {}),
+        ...(actor === 'embedder' || actor === 'gateway' ? { channel: () => this.pools.channel() } : {}),
         onMessage: (msg) => this.#route(msg),
         events: (e) => this.#actorEvent(e),
       });
     }
-    if (this.#o.mode === 'serve') await this.#subscribe();
+    if (this.#o.mode === 'serve') {
+      this.#watch = new VaultWatch({
+        vault: cfg.vault,
+        dbFile,
+        ignore: cfg.watcher.ignore,
+        board: this.board,
+        log: this.#o.log,
+        route: (m) => this.#route(m),
+        git: () => this.handles.git !== undefined,
+        swapping: () => this.#swapWaiters.size > 0,
+      });
+      await this.#watch.start();
+    }
     const h = this.handles;
     const tree = rootTree(cfg, { store: h.store!, embedder: h.embedder!, chunker: h.chunker!, watcher: h.watcher!, gateway: h.gateway, git: h.git } satisfies ActorHandles);
     this.root = await startSupervisor(tree, { events: (e) => this.#supervisorEvent(e) });
@@ -146,34 +165,6 @@ export class Daemon {
         }
       });
     });
-  }
-
-  /**
-   * The OS subscription lives on main, not in the watcher actor: a native watcher in a worker that crashes would
-   * call back into a dead thread, and events that arrive while the actor restarts must queue, not vanish.
-   */
-  async #subscribe(): Promise<void> {
-    const vault = this.#cfg.vault;
-    this.#subscription = await watcher.subscribe(
-      vault,
-      (err, events) => {
-        if (err) {
-          this.#o.log.warn({ event: 'vault_watch_event', err: String(err) }, 'OS watcher error; rescanning the vault');
-          this.#route({ type: 'watcher.rescan', reason: 'os watcher error' });
-          return;
-        }
-        const paths: string[] = [];
-        for (const e of events) {
-          const rel = path.relative(vault, e.path).split(path.sep).join('/');
-          if (rel && !rel.startsWith('..')) paths.push(rel);
-        }
-        if (paths.length) {
-          this.#route({ type: 'watcher.fs_events', paths });
-          if (this.handles.git) this.#route({ type: 'git.worktree_changed', paths }); // people's edits get committed too
-        }
-      },
-      { ignore: this.#cfg.watcher.ignore },
-    );
   }
 
   #route(msg: AnyMsg): void {
@@ -224,6 +215,7 @@ export class Daemon {
       case 'main.committed':
         return; // observers get it through onRouted
       case 'main.index_swapped': {
+        this.#watch?.indexSwapped();
         this.#swapWaiters.get(msg.requestId)?.();
         this.#swapWaiters.delete(msg.requestId);
         return;
@@ -328,9 +320,10 @@ export class Daemon {
     this.#o.log.event('daemon_stopping', { reason });
     const ingest = (['chunker', 'embedder', 'store'] as const).map((a) => this.handles[a]).filter((x) => x !== undefined);
     await Promise.race([Promise.all(ingest.map((x) => x.onIdle())), new Promise((r) => setTimeout(r, drainMs).unref())]);
-    await this.#subscription?.unsubscribe();
-    this.#subscription = null;
+    await this.#watch?.stop();
+    this.#watch = null;
     await this.root.stop(reason);
+    await this.pools.destroy(); // after the actors: no inference is running when its threads go
     this.#o.log.event('daemon_stopped', { reason });
   }
 }

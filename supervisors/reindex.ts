@@ -19,7 +19,7 @@ export function removeDbFiles(file: string): void {
 
 /** Builds `<data dir>/index.next.sqlite` from the vault with a one-shot pipeline; returns its path. */
 export async function buildNextIndex(cfg: Config, log: EventLogger): Promise<{ file: string; documents: number; ms: number }> {
-  const started = Date.now();
+  const started = performance.now(); // a duration: monotonic, so a clock jump mid-build cannot make it negative
   const file = nextIndexFile(cfg);
   removeDbFiles(file); // a half-built file from an interrupted reindex is never trusted
   const d = new Daemon(cfg, { mode: 'oneshot', log, logToStderr: true, dbFile: file });
@@ -30,7 +30,7 @@ export async function buildNextIndex(cfg: Config, log: EventLogger): Promise<{ f
   db.pragma('wal_checkpoint(TRUNCATE)');
   const documents = (db.prepare('SELECT count(*) n FROM memory_documents WHERE deleted_at IS NULL').get() as { n: number }).n;
   db.close();
-  return { file, documents, ms: Date.now() - started };
+  return { file, documents, ms: Math.round(performance.now() - started) };
 }
 
 /** Offline reindex: no daemon runs, so the CLI swaps the files itself. */

@@ -1,7 +1,6 @@
 // The chunker actor (worker thread): reads a changed note, short-circuits unchanged bytes, parses and chunks it.
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import { Counter } from 'prom-client';
 import { runActor } from '../runtime/worker.js';
 import { boot } from '../common/boot.js';
@@ -11,6 +10,7 @@ import type { EmbedderMsg } from '../../messages/to-embedder.js';
 import type { FileFailReason, StoreMsg } from '../../messages/to-store.js';
 import type { TokenCounter } from '../../messages/embedding.js';
 import { providerSettings, tokenCounterFor } from '../embedder/factory.js';
+import { locateNote } from '../watcher/scan.js';
 import { parseNote } from './parse-note.js';
 
 const { b, log } = boot();
@@ -35,7 +35,15 @@ runActor<ChunkerMsg, EmbedderMsg | StoreMsg, TokenCounter>(
         }
         let bytes: Buffer;
         try {
-          bytes = await readFile(path.join(cfg.vault, msg.path));
+          // checked again here, not only by the watcher: the file may have become a symlink out since it was stat'ed
+          const at = await locateNote(cfg.vault, msg.path);
+          if (at.kind !== 'inside') {
+            const f = at.kind === 'outside' ? { reason: 'outside_vault' as const, message: at.message } : { reason: 'not_a_file' as const, message: 'reached through a symlinked folder, which memvault does not follow' };
+            parsed.inc({ outcome: f.reason });
+            ctx.emit({ type: 'store.file_failed', path: msg.path, ...f });
+            return;
+          }
+          bytes = await readFile(at.real);
         } catch (err) {
           const f = readFailure(err);
           parsed.inc({ outcome: f.reason });

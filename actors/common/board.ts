@@ -8,7 +8,7 @@ const SLOTS = [
   'filesDone', // files finished since boot, any outcome (watcher)
   'chunksIndexed', // chunks written since boot (store-writer)
   'lastIndexedAt', // ms epoch of the last store commit (store-writer)
-  'oldestPendingAt', // ms epoch of the oldest pending file, 0 when none (watcher)
+  'oldestPendingAt', // monotonicMs() (supervisors/clock.ts) of the oldest pending file, 0 when none (watcher)
   'reconciledAt', // ms epoch when the boot reconcile finished, 0 before (watcher)
   'embedderState', // 0 starting, 1 ready, 2 unavailable (embedder)
   'embedCalls', // model calls since boot (embedder)
@@ -17,6 +17,8 @@ const SLOTS = [
   'gitState', // 0 starting, 1 ready, then why writes are off: 2 git missing, 3 git too old, 4 vault/git failed, 5 disabled (git-writer)
   'storeWrites', // transactions committed since boot; readers recount when it moves (store-writer)
   'indexGeneration', // bumped when reindex swaps in a new index file: readers reopen (store-writer)
+  'storeState', // 0 ok, then why index writes wait: 1 disk_full, 2 read_only, 3 io_error (store-writer)
+  'vaultState', // 0 present, 1 missing (the vault folder is gone: the index is kept, writes refused) (main)
 ] as const;
 export type BoardSlot = (typeof SLOTS)[number];
 
@@ -42,3 +44,4 @@ export class Board {
 
 export const EMBEDDER_STATES = ['starting', 'ready', 'unavailable'] as const;
 export const GIT_STATES = ['starting', 'ready', 'git_missing', 'git_too_old', 'git_failed', 'disabled'] as const;
+export const STORE_STATES = ['ok', 'disk_full', 'read_only', 'io_error'] as const;

@@ -1,6 +1,6 @@
 // What every actor thread is started with (workerData): settings, the shared status board, and the index file.
 import path from 'node:path';
-import { workerData } from 'node:worker_threads';
+import { workerData, type MessagePort } from 'node:worker_threads';
 import type { Config } from '../../config/load.js';
 import { Board } from './board.js';
 import { makeLogger, type EventLogger } from './log.js';
@@ -14,6 +14,8 @@ export interface ActorBoot {
   mode: 'serve' | 'oneshot';
   /** CLI one-shots keep stdout for the progress bar and the answer. */
   logToStderr: boolean;
+  /** The embedder's and gateway's line to main's embedding pools (actors/embedder/pool-api.ts). */
+  port?: MessagePort;
 }
 
 export function indexFile(cfg: Config): string {

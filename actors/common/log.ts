@@ -35,9 +35,8 @@ export type EventLogger = Logger & { event(name: LogEvent, fields?: Record<strin
 export function makeLogger(actor: string, opts: { level: string; dataDir?: string; toStderr?: boolean }): EventLogger {
   const streams: pino.StreamEntry[] = [{ stream: pino.destination({ dest: opts.toStderr ? 2 : 1, sync: true }) }];
   if (opts.dataDir) {
-    const dir = path.join(opts.dataDir, 'logs');
-    mkdirSync(dir, { recursive: true });
-    streams.push({ stream: pino.destination({ dest: path.join(dir, 'memvault.log'), sync: true, mkdir: true }) });
+    const file = logFile(actor, path.join(opts.dataDir, 'logs'));
+    if (file) streams.push({ stream: file });
   }
   const level = opts.level as pino.LevelWithSilent;
   const base = pino(
@@ -46,4 +45,31 @@ export function makeLogger(actor: string, opts: { level: string; dataDir?: strin
   ) as EventLogger;
   base.event = (name, fields = {}, msg) => base.info({ event: name, ...fields }, msg ?? name);
   return base;
+}
+
+function notice(actor: string, code: string | undefined): void {
+  process.stdout.write(`${JSON.stringify({ level: 40, time: new Date().toISOString(), actor, event: 'log_file_write_failed', code, msg: 'cannot write the log file; logging to stdout only until it can' })}\n`);
+}
+
+/**
+ * `<dir>/memvault.log`, or null when it cannot be opened (a read-only data disk). A full or read-only disk must not
+ * crash the thread that logs (an unhandled 'error' throws): the stream keeps a line it could not write and writes it
+ * with the next one that fits; stdout still gets every line. Said once per outage.
+ */
+function logFile(actor: string, dir: string): pino.DestinationStream | null {
+  let file: ReturnType<typeof pino.destination>;
+  try {
+    mkdirSync(dir, { recursive: true });
+    file = pino.destination({ dest: path.join(dir, 'memvault.log'), sync: true, mkdir: true });
+  } catch (err) {
+    notice(actor, (err as NodeJS.ErrnoException).code);
+    return null;
+  }
+  let failing = false;
+  file.on('error', (err: NodeJS.ErrnoException) => {
+    if (!failing) notice(actor, err.code);
+    failing = true;
+  });
+  file.on('write', () => (failing = false));
+  return file;
 }

@@ -1,7 +1,6 @@
 // The embedder actor (worker thread): reuses stored vectors by chunk hash, batches the rest across notes into a
-// piscina pool (one model session per thread, so both cores work), and hands finished notes to the store writer.
+// piscina pool main owns (one model session per thread, so both cores work), and hands finished notes to the store writer.
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { Piscina } from 'piscina';
 import { runActor } from '../runtime/worker.js';
 import { boot } from '../common/boot.js';
 import { assertNever, type ModelInfo } from '../../messages/common.js';
@@ -11,7 +10,8 @@ import { openIndex } from '../store-writer/schema.js';
 import { IndexReader } from '../store-writer/index-reader.js';
 import { Batcher } from './batcher.js';
 import { providerSettings } from './factory.js';
-import { splitRows, type EmbedResult, type EmbedTask } from './pool-task.js';
+import { splitRows } from './pool-task.js';
+import { poolClient } from './pool-api.js';
 
 const { b, board, log } = boot();
 const cfg = b.config;
@@ -31,12 +31,10 @@ interface State {
 }
 
 async function startPool(): Promise<{ model: ModelInfo; batcher: Batcher } | { error: string }> {
-  const pool = new Piscina<EmbedTask, EmbedResult>({
-    filename: new URL('./pool-task.js', import.meta.url).href,
-    minThreads: cfg.embedder.threads,
-    maxThreads: cfg.embedder.threads,
-    idleTimeout: Infinity,
-  });
+  // main owns the pool (supervisors/embed-pools.ts): it outlives this actor, so a restart finds the models loaded
+  if (!b.port) throw new Error('the embedder needs workerData.port to main\'s embedding pools');
+  const run = poolClient(b.port);
+  const pool = { run: (task: Parameters<typeof run>[1]) => run('bulk', task) };
   try {
     // one probe per thread: every thread loads its model now, not on the first real batch
     const probes = await Promise.all(Array.from({ length: cfg.embedder.threads }, () => pool.run({ settings, texts: ['memvault'] })));
@@ -57,7 +55,6 @@ async function startPool(): Promise<{ model: ModelInfo; batcher: Batcher } | { e
     });
     return { model, batcher };
   } catch (err) {
-    await pool.destroy().catch(() => {});
     const e = err as NodeJS.ErrnoException;
     return { error: `${e.code ?? 'provider_failed'}: ${e.message}` };
   }

@@ -32,6 +32,19 @@ export default async function embedTask(task: EmbedTask): Promise<EmbedResult> {
   return { dim, data, info: p.info }; // copied back: ~64 KB per batch, cheaper than a transfer list dance
 }
 
+/** A provider that could not start is an expected failure: data with its reason code (a thrown error's `code` would not survive the thread hop). */
+export type PoolOutcome = { ok: true; result: EmbedResult } | { ok: false; code: string; message: string };
+
+/** The same task, its failure returned as data: what main's pools run (`pool.run(task, { name: 'outcome' })`). */
+export async function outcome(task: EmbedTask): Promise<PoolOutcome> {
+  try {
+    return { ok: true, result: await embedTask(task) };
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    return { ok: false, code: e.code ?? 'provider_failed', message: e.message };
+  }
+}
+
 export function splitRows(r: EmbedResult): Float32Array[] {
   const out: Float32Array[] = [];
   for (let i = 0; i < r.data.length; i += r.dim) out.push(r.data.subarray(i, i + r.dim));

@@ -1,5 +1,5 @@
 // The gateway actor (worker thread): the HTTP listener agents and the CLI call; reads the index read-only and
-// embeds queries with its own single-threaded model session so searches never queue behind bulk indexing.
+// embeds queries in main's one-thread query pool so searches never queue behind bulk indexing.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
@@ -12,7 +12,8 @@ import type { GitMsg } from '../../messages/to-git.js';
 import { SOURCE_VAULT } from '../store-writer/apply.js';
 import { IndexWaiter, MessageWriteBackend } from './write-backend.js';
 import { splitListen } from '../../config/load.js';
-import { createProvider, providerSettings } from '../embedder/factory.js';
+import { providerSettings } from '../embedder/factory.js';
+import { poolClient, remoteQueryProvider } from '../embedder/pool-api.js';
 import { createHttpServer } from './http-server.js';
 import { IndexView } from './index-view.js';
 import { gatewayMetrics } from './metrics.js';
@@ -71,9 +72,12 @@ runActor<GatewayMsg, MainMsg | GitMsg, State>(
       defaultMode: cfg.search.default_mode,
       userId: cfg.user_id,
     });
-    // the query model normally loads before we listen (~0.5 s); a slow one (a remote endpoint) must not keep
-    // keyword search from answering, so after 10 s we listen anyway and it finishes in the background
-    const loading = createProvider(providerSettings(cfg), 1).then(
+    // listen at once, the query model loading beside it (~0.5 s): keyword search answers meanwhile, and a search
+    // that needs vectors waits for the model (up to 10 s) rather than degrade — a restarted gateway serves within ms
+    // the model runs in main's one-thread `query` pool, not here: a gateway restart never kills a thread inside
+    // onnxruntime, and the restarted gateway finds the model loaded
+    if (!b.port) throw new Error("the gateway needs workerData.port to main's embedding pools");
+    view.providerSettled = remoteQueryProvider(poolClient(b.port), providerSettings(cfg)).then(
       (provider) => {
         view.provider = { state: 'ready', provider };
       },
@@ -81,10 +85,9 @@ runActor<GatewayMsg, MainMsg | GitMsg, State>(
         view.provider = { state: 'unavailable', reason: `${err.code ?? 'provider_failed'}: ${err.message}` };
       },
     );
-    await Promise.race([loading, new Promise((r) => setTimeout(r, 10_000).unref())]);
     const waiting = new Map<number, (m: { text: string; contentType: string }) => void>();
     const reindexWaiting: State['reindexWaiting'] = new Map();
-    const writes = new MessageWriteBackend((m) => post(m), board, cfg.writes.agents_may_read_sensitive);
+    const writes = new MessageWriteBackend((m) => post(m), board, cfg.writes.agents_may_read_sensitive, cfg.writes.max_queue);
     const indexWaiter = new IndexWaiter((p) => view.reader.document(SOURCE_VAULT, p)?.contentHash ?? null);
     const tools = new ToolGateway({
       ...toolLimits(cfg),

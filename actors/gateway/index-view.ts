@@ -2,13 +2,15 @@
 // with the query embedded by the gateway's own provider — shared by the gateway actor and the CLI's direct mode.
 import type Database from 'better-sqlite3';
 import type { Board } from '../common/board.js';
-import { EMBEDDER_STATES } from '../common/board.js';
+import { EMBEDDER_STATES, STORE_STATES } from '../common/board.js';
+import { STORE_REASONS } from '../store-writer/write-retry.js';
 import { modelKey, type ModelInfo } from '../../messages/common.js';
 import type { EmbeddingProvider } from '../../messages/embedding.js';
 import type { SearchHit } from '../../messages/store.js';
 import { openIndex } from '../store-writer/schema.js';
 import { IndexReader } from '../store-writer/index-reader.js';
 import { search } from './search.js';
+import { monotonicMs } from '../../supervisors/clock.js';
 import { sinceMs, type SearchBody } from './api-schema.js';
 
 export interface IndexState {
@@ -24,6 +26,10 @@ export interface IndexState {
   model: ModelInfo | null; // what built the stored vectors
   embedder: { state: string; model: ModelInfo | null; reason: string | null };
   vector_search: { available: boolean; reason: string | null };
+  /** Whether index writes go through; otherwise why they wait (disk_full, read_only, io_error) — pending work is kept. */
+  store: { state: string; reason: string | null };
+  /** `missing` while the vault folder is gone: results come from the index as it was, and writes are refused. */
+  vault: 'present' | 'missing';
 }
 
 export interface SearchResult {
@@ -54,7 +60,10 @@ export interface SearchLimits {
   userId: string;
 }
 
-export type ProviderState = { state: 'starting' } | { state: 'ready'; provider: EmbeddingProvider } | { state: 'unavailable'; reason: string };
+/** How long a hybrid or vector search waits for a model that is still loading before it answers keyword-only. */
+const PROVIDER_WAIT_MS = 10_000;
+
+export type ProviderState = { state: 'starting' } | { state: 'ready'; provider: Pick<EmbeddingProvider, 'info' | 'embed'> } | { state: 'unavailable'; reason: string };
 
 export class IndexView {
   readonly #dbFile: string;
@@ -62,6 +71,8 @@ export class IndexView {
   #reader: IndexReader;
   #counts: { at: number; v: ReturnType<IndexReader['counts']> } | null = null;
   provider: ProviderState = { state: 'starting' };
+  /** Settles when the provider leaves `starting`; a search that needs vectors waits for it (bounded) rather than degrade. */
+  providerSettled: Promise<unknown> | null = null;
 
   constructor(
     dbFile: string,
@@ -118,7 +129,7 @@ export class IndexView {
 
   state(): IndexState {
     this.#fresh();
-    const now = Date.now();
+    const now = monotonicMs();
     // counts change only when the store writes: recount when it has written since (or every second without a board)
     const stamp = this.board ? this.board.get('storeWrites') + this.board.get('indexGeneration') * 1e9 : Math.floor(now / 1000);
     if (!this.#counts || this.#counts.at !== stamp) this.#counts = { at: stamp, v: this.#reader.counts() };
@@ -136,7 +147,7 @@ export class IndexView {
       in_flight: b?.get('inFlight') ?? 0,
       files_total: b?.get('filesTotal') ?? c.documents,
       last_indexed_at: last > 0 ? new Date(last).toISOString() : null,
-      oldest_pending_age_ms: oldest > 0 ? Math.max(0, now - oldest) : null,
+      oldest_pending_age_ms: oldest > 0 ? Math.max(0, Math.round(monotonicMs() - oldest)) : null, // monotonic: immune to clock jumps
       reconciled: b ? b.get('reconciledAt') > 0 : true,
       model: v.stored,
       embedder: {
@@ -145,6 +156,8 @@ export class IndexView {
         reason: p.state === 'unavailable' ? p.reason : null,
       },
       vector_search: { available: v.available, reason: v.reason },
+      store: storeState(b),
+      vault: b?.get('vaultState') === 1 ? 'missing' : 'present',
     };
   }
 
@@ -154,6 +167,8 @@ export class IndexView {
     const l = this.limits;
     const asked = body.mode ?? l.defaultMode;
     const k = Math.min(body.k ?? l.defaultK, l.maxK);
+    if (asked !== 'bm25' && this.provider.state === 'starting' && this.providerSettled)
+      await Promise.race([this.providerSettled, new Promise((r) => setTimeout(r, PROVIDER_WAIT_MS).unref())]);
     const v = this.#vectorAvailability();
     let mode = asked;
     let degraded: string | null = null;
@@ -204,4 +219,9 @@ export class IndexView {
       index: this.state(),
     };
   }
+}
+
+function storeState(b: Board | null): IndexState['store'] {
+  const state = STORE_STATES[b?.get('storeState') ?? 0] ?? 'ok';
+  return { state, reason: state === 'ok' ? null : STORE_REASONS[state] };
 }

@@ -2,6 +2,7 @@
 // answered by `gateway.mutation_result`; read-your-writes waits for `gateway.indexed` notices.
 import type { Board } from '../common/board.js';
 import { GIT_STATES } from '../common/board.js';
+import { fail } from '../../messages/common.js';
 import type { GitMsg } from '../../messages/to-git.js';
 import type { Caller, MutationResult, UndoRequest, VaultOp } from '../../messages/vault-ops.js';
 
@@ -11,11 +12,24 @@ export class MessageWriteBackend {
   #next = 1;
   readonly #pending = new Map<number, (r: MutationResult) => void>();
 
+  /**
+   * `maxQueue` (writes.max_queue) bounds the requests handed to the git writer and not yet answered: past it a
+   * write or undo is refused at once with `busy`, so a flood of writes queues nowhere and no caller waits out the
+   * timeout for a place in line.
+   */
   constructor(
     readonly post: (m: GitMsg) => void,
     readonly board: Board,
     readonly mayReadSensitive: boolean,
-  ) {}
+    readonly maxQueue: number,
+  ) {
+    if (!Number.isInteger(maxQueue) || maxQueue < 1) throw new TypeError('writes.max_queue must be a positive integer');
+  }
+
+  /** Writes and undos handed to the git writer and not yet answered. */
+  get outstanding(): number {
+    return this.#pending.size;
+  }
 
   available(): { ok: true } | { ok: false; reason: string } {
     const s = this.board.get('gitState');
@@ -25,6 +39,10 @@ export class MessageWriteBackend {
   }
 
   #request(build: (requestId: number) => GitMsg): Promise<MutationResult> {
+    if (this.#pending.size >= this.maxQueue)
+      return Promise.resolve(
+        fail('busy', `the write queue is full: ${this.#pending.size} writes are already waiting for the git writer (writes.max_queue ${this.maxQueue}); nothing was changed — retry after a short wait`),
+      );
     const requestId = this.#next++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {

@@ -2,7 +2,7 @@
 // file writes) and records it as exactly one commit; undoes with `git revert`; commits people's own edits as the
 // person after a quiet period. Every git call is serialised here, so commits never race on the index lock.
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Counter, Histogram } from 'prom-client';
 import { runActor } from '../runtime/worker.js';
@@ -17,7 +17,9 @@ let notify: (m: MainMsg) => void = () => {};
 import type { MutationResult, VaultOp } from '../../messages/vault-ops.js';
 import { makeIgnore } from '../watcher/scan.js';
 import { VaultWriter } from '../vault-writer/vault-writer.js';
-import { GitRepo } from './git-repo.js';
+import { removeStaleTemps } from '../vault-writer/atomic.js';
+import { GitRepo, STATE_DIR } from './git-repo.js';
+import { IntentJournal, intentFor, recoverIntent, type Intent } from './intent-journal.js';
 
 const { b, board, log } = boot();
 const cfg = b.config;
@@ -31,6 +33,7 @@ const phases = new Histogram<'phase'>({
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 1],
 });
 const commits = new Counter<'kind'>({ name: 'memvault_commits_total', help: 'Commits made, by kind (agent, undo, human)', labelNames: ['kind'] });
+const journalFailures = new Counter({ name: 'memvault_intent_journal_failures_total', help: 'Agent writes whose intent could not be journaled (data dir full or read-only)' });
 const undos = new Counter<'outcome'>({ name: 'memvault_undos_total', help: 'Undo requests by outcome', labelNames: ['outcome'] });
 
 type State = { kind: 'ready'; repo: GitRepo; writer: VaultWriter } | { kind: 'off'; reason: string };
@@ -44,6 +47,7 @@ function serial<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 const ignore = makeIgnore(cfg.watcher.ignore);
+const journal = new IntentJournal(path.join(cfg.data_dir, 'git-intent.json'));
 const humanPending = new Set<string>();
 let humanTimer: NodeJS.Timeout | null = null;
 
@@ -61,8 +65,42 @@ function opPaths(op: VaultOp): string[] {
   return op.op === 'move' ? [op.from, op.to] : [op.path];
 }
 
+/**
+ * The vault folder was removed and recreated (or its .git deleted) while we ran: this repository handle points at
+ * nothing. Prepare the folder again as at first start (git init, import its notes as the person's first commit).
+ * A vault that is missing altogether is left alone: the write itself is then refused as `unavailable`.
+ */
+async function ensureRepo(s: Extract<State, { kind: 'ready' }>): Promise<void> {
+  try {
+    await lstat(cfg.vault);
+  } catch {
+    return;
+  }
+  try {
+    await lstat(path.join(s.repo.root, '.git'));
+    return;
+  } catch {
+    // gone: fall through and re-initialise
+  }
+  const repo = await GitRepo.open(cfg.vault, { author: w.author, person: w.person, onWarning: (m) => log.warn({ event: 'vault_git_warning' }, m) });
+  if (!(repo instanceof GitRepo)) {
+    log.error({ event: 'vault_git_unavailable', reason: repo.reason, detail: repo.message }, 'the vault repository vanished and could not be made again');
+    return;
+  }
+  s.repo = repo;
+  log.warn({ event: 'vault_git_reinit', root: repo.root }, 'the vault repository had vanished; made it again and imported the notes');
+}
+
+let humanRetryMs = 0;
+
 async function commitHuman(repo: GitRepo, paths: string[]): Promise<void> {
   const r = await repo.commitHumanChanges(paths);
+  if (!r.ok && r.reason !== 'nothing_to_commit') {
+    // e.g. the disk was full: keep the paths and try again later, or the edit stays uncommitted until a restart
+    humanRetryMs = Math.min(60_000, Math.max(w.human_quiet_ms, humanRetryMs * 2 || 1_000));
+    for (const p of paths) humanPending.add(p);
+    armHumanTimer(humanRetryMs);
+  } else humanRetryMs = 0;
   if (r.ok) {
     commits.inc({ kind: 'human' });
     notify({ type: 'main.committed', kind: 'human', sha: r.sha, paths: r.paths });
@@ -70,8 +108,30 @@ async function commitHuman(repo: GitRepo, paths: string[]): Promise<void> {
   } else if (r.reason !== 'nothing_to_commit') log.warn({ event: 'vault_human_commit', reason: r.reason, detail: r.message }, 'could not commit edits made outside memvault');
 }
 
-async function mutate(s: Extract<State, { kind: 'ready' }>, op: VaultOp, caller: Extract<GitMsg, { type: 'git.mutate' }>['caller']): Promise<MutationResult> {
+type Caller = Extract<GitMsg, { type: 'git.mutate' }>['caller'];
+
+async function journalRecord(intent: Intent): Promise<void> {
+  const problem = await journal.record(intent);
+  if (problem === null) return;
+  journalFailures.inc();
+  log.warn({ event: 'vault_intent_journal_failed', detail: problem }, 'could not record the write intent; a crash before its commit would leave it to the person');
+}
+
+async function mutate(s: Extract<State, { kind: 'ready' }>, op: VaultOp, caller: Caller): Promise<MutationResult> {
+  // durable before any file changes: a crash before the commit is then recorded at the next start as this agent's
+  const intent = await intentFor(cfg.vault, op, caller);
+  await journalRecord(intent);
+  try {
+    return await applyAndCommit(s, op, caller, intent);
+  } finally {
+    await journal.clear();
+  }
+}
+
+async function applyAndCommit(s: Extract<State, { kind: 'ready' }>, op: VaultOp, caller: Caller, intent: Intent): Promise<MutationResult> {
   const started = performance.now();
+  await ensureRepo(s);
+  if (owed.length) await payOwed(s); // earlier writes git refused are recorded first, in order
   // a person's uncommitted edit of the same note is committed first, as theirs: neither text is lost
   const touched = opPaths(op).filter((p) => humanPending.has(p.normalize('NFC')));
   if (touched.length) {
@@ -82,16 +142,100 @@ async function mutate(s: Extract<State, { kind: 'ready' }>, op: VaultOp, caller:
   const fileDone = performance.now();
   phases.observe({ phase: 'file' }, (fileDone - started) / 1000);
   if (!applied.ok) return applied;
-  const c = await s.repo.commit(applied.paths, { op: op.op, paths: applied.paths, agent: caller.agent, reason: caller.reason });
+  // the frontmatter merge changed the bytes: the journal must know the hash the note really has
+  if (applied.contentHash !== null && !intent.hashes.includes(applied.contentHash)) await journalRecord({ ...intent, hashes: [...intent.hashes, applied.contentHash] });
+  const meta: CommitMeta = { op: op.op, paths: applied.paths, agent: caller.agent, reason: caller.reason };
+  const c = await s.repo.commit(applied.paths, meta);
   phases.observe({ phase: 'commit' }, (performance.now() - fileDone) / 1000);
   phases.observe({ phase: 'total' }, (performance.now() - started) / 1000);
-  if (!c.ok && c.reason !== 'nothing_to_commit')
+  if (!c.ok && c.reason !== 'nothing_to_commit') {
+    owed.push({ paths: applied.paths, meta });
+    armOwed(s);
+    // the writer's free-space check makes this rare (another program filled the disk in between)
+    if (/No space left on device|Disk quota exceeded/i.test(c.message))
+      return fail('disk_full', `the note was written but git could not commit it: the disk is full (${c.message}); it is on disk — free some space, then retry the write to record it`);
     return fail('unavailable', `the note was written but git could not commit it (${c.message}); it is on disk — retry the write to record it`);
+  }
   if (c.ok) {
     commits.inc({ kind: 'agent' });
     notify({ type: 'main.committed', kind: 'agent', sha: c.sha, paths: applied.paths });
   }
   return { ok: true, op: op.op, paths: applied.paths, commit: c.ok ? c.sha : null, mtimeMs: applied.mtimeMs, contentHash: applied.contentHash };
+}
+
+type CommitMeta = Parameters<GitRepo['commit']>[1];
+/**
+ * Agent writes that reached the disk but not git (e.g. a stale .git/index.lock): committed as the agent's before
+ * the next write, or by a retry timer (1 s doubling to 60 s) if none comes, so none stays uncommitted.
+ */
+const owed: Array<{ paths: string[]; meta: CommitMeta }> = [];
+let owedTimer: NodeJS.Timeout | null = null;
+let owedRetryMs = 0;
+
+async function payOwed(s: Extract<State, { kind: 'ready' }>): Promise<void> {
+  for (let o = owed[0]; o; o = owed[0]) {
+    const c = await s.repo.commit(o.paths, o.meta);
+    if (!c.ok && c.reason !== 'nothing_to_commit') return armOwed(s);
+    owed.shift();
+    if (c.ok) {
+      commits.inc({ kind: 'agent' });
+      notify({ type: 'main.committed', kind: 'agent', sha: c.sha, paths: o.paths });
+    }
+  }
+  owedRetryMs = 0;
+}
+
+function armOwed(s: Extract<State, { kind: 'ready' }>): void {
+  if (owedTimer) return;
+  owedRetryMs = Math.min(60_000, owedRetryMs * 2 || 1_000);
+  owedTimer = setTimeout(() => {
+    owedTimer = null;
+    void serial(() => payOwed(s));
+  }, owedRetryMs);
+}
+
+let humanState: Extract<State, { kind: 'ready' }> | null = null;
+let humanWaitingSince = 0;
+
+/** After a quiet period, whatever is still uncommitted among the pending paths is a person's edit. */
+function armHumanTimer(ms: number): void {
+  if (humanTimer) clearTimeout(humanTimer);
+  humanTimer = setTimeout(() => {
+    humanTimer = null;
+    const s = humanState;
+    if (!s || humanChain) return; // a chain of slices is already running: it takes the new paths too
+    humanChain = true;
+    void serial(() => commitHumanSlice(s));
+  }, ms);
+}
+
+/**
+ * People's edits are committed HUMAN_SLICE notes per turn of the serial chain, the next turn queued after agents'
+ * writes that arrived meanwhile: one commit of a 10,000-note drop held every agent write for ~17 s (issue 4,
+ * overload). Paths stay in humanPending until their turn, so an agent writing one of them still commits the
+ * person's text first.
+ */
+const HUMAN_SLICE = 500;
+let humanChain = false;
+async function commitHumanSlice(s: Extract<State, { kind: 'ready' }>): Promise<void> {
+  try {
+    const slice = [...humanPending].slice(0, HUMAN_SLICE);
+    for (const p of slice) humanPending.delete(p);
+    if (slice.length > 0) {
+      await ensureRepo(s);
+      // an agent's write git refused earlier is the agent's, not a person's edit: record it first, as the agent
+      if (owed.length) await payOwed(s);
+      const agents = new Set(owed.flatMap((o) => o.paths.map((p) => p.normalize('NFC'))));
+      const people = slice.filter((p) => !agents.has(p));
+      if (people.length) await commitHuman(s.repo, people);
+    }
+  } catch (err) {
+    humanChain = false;
+    throw err;
+  }
+  // a failed slice (humanRetryMs set) waits for its retry timer rather than spinning here
+  if (humanPending.size > 0 && humanRetryMs === 0) void serial(() => commitHumanSlice(s));
+  else humanChain = false;
 }
 
 runActor<GitMsg, GatewayMsg | WatcherMsg | MainMsg, State>(
@@ -112,7 +256,7 @@ runActor<GitMsg, GatewayMsg | WatcherMsg | MainMsg, State>(
         let result: MutationResult;
         if (s.kind === 'off') result = fail('unavailable', s.reason);
         else {
-          const r = await serial(() => s.repo.undoLast({ agent: msg.req.onlyMine ? msg.req.agent : undefined, byAgent: msg.req.agent, reason: msg.req.reason }));
+          const r = await serial(async () => (await ensureRepo(s), s.repo).undoLast({ agent: msg.req.onlyMine ? msg.req.agent : undefined, byAgent: msg.req.agent, reason: msg.req.reason }));
           if (r.ok) {
             commits.inc({ kind: 'undo' });
             notify({ type: 'main.committed', kind: 'undo', sha: r.sha, paths: r.paths });
@@ -131,14 +275,12 @@ runActor<GitMsg, GatewayMsg | WatcherMsg | MainMsg, State>(
         if (s.kind === 'off') return;
         for (const p of msg.paths) if (!ignore(p, false)) humanPending.add(p.normalize('NFC'));
         if (humanPending.size === 0) return;
-        if (humanTimer) clearTimeout(humanTimer);
-        // after a quiet period, whatever is still uncommitted among these paths is a person's edit
-        humanTimer = setTimeout(() => {
-          humanTimer = null;
-          const paths = [...humanPending];
-          humanPending.clear();
-          void serial(() => commitHuman(s.repo, paths));
-        }, w.human_quiet_ms);
+        humanState = s;
+        // each event restarts the quiet period, but a steady stream (agents writing all the time) must not
+        // postpone a person's edit forever: after 10 quiet periods of waiting it is committed anyway
+        const now = performance.now();
+        if (!humanTimer) humanWaitingSince = now;
+        if (now - humanWaitingSince < 10 * w.human_quiet_ms) armHumanTimer(w.human_quiet_ms);
         return;
       }
       default:
@@ -159,10 +301,21 @@ runActor<GitMsg, GatewayMsg | WatcherMsg | MainMsg, State>(
       return { kind: 'off', reason: `${repo.reason}: ${repo.message}` };
     }
     const writer = new VaultWriter({ root: cfg.vault, allowlist: w.allowlist, maxBytes: w.max_bytes });
+    // a write cut short by a crash left its temp file (the note kept its old bytes): litter git would call untracked
+    const stale = await removeStaleTemps(cfg.vault, ['.git', STATE_DIR]);
+    if (stale.length) log.warn({ event: 'vault_stale_temps_removed', paths: stale }, 'removed temp files of writes a crash cut short');
+    // an agent's change the last run wrote but did not commit is the agent's, not the person's
+    const recovered = await recoverIntent(repo, journal);
+    if (recovered && 'sha' in recovered) {
+      commits.inc({ kind: 'agent' });
+      notify({ type: 'main.committed', kind: 'agent', sha: recovered.sha, paths: recovered.paths });
+      log.warn({ event: 'vault_intent_recovered', agent: recovered.agent, paths: recovered.paths, commit: recovered.sha }, 'committed an agent change the last run wrote but did not commit');
+    } else if (recovered) log.info({ event: 'vault_intent_recovered', skipped: recovered.skipped }, 'an unfinished agent change was not recorded as the agent’s');
     // notes edited while the daemon was down are a person's edits: record them before any agent writes
     const dirty = (await repo.dirtyPaths()).filter((p) => !ignore(p, false));
     if (dirty.length) await commitHuman(repo, dirty);
     board.set('gitState', 1);
-    return { kind: 'ready', repo, writer };
+    humanState = { kind: 'ready', repo, writer };
+    return humanState;
   },
 );

@@ -429,12 +429,18 @@ export class GitRepo {
       if (merging.length > 0) return fail('git_failed', `${merging.map((e) => e.path).join(', ')}: a merge is unfinished; finish it with git first`);
       return fail('nothing_to_commit', want === undefined ? 'no note has uncommitted changes' : `${[...want].join(', ')}: no uncommitted changes`);
     }
-    const toStage = [...new Set(ready.flatMap((e) => (e.from === undefined ? [e.path] : [e.path, e.from])))];
+    const sides = (e: StatusEntry): string[] => (e.from === undefined ? [e.path] : [e.path, e.from]);
+    // Only what the work tree changed needs `git add`. A change already staged (a person's `git add`, or our own
+    // commit killed between its add and its commit) is committed as staged: `add -A` of a staged deletion is not
+    // in the index nor on disk, and git refuses the whole add ("pathspec did not match any files").
+    const toStage = [...new Set(ready.filter((e) => e.worktree !== ' ').flatMap(sides))];
     // Added to the index and then deleted from disk: after `add -A` git no longer knows it, and `--only` would refuse it.
     const vanished = new Set(ready.filter((e) => e.index === 'A' && e.worktree === 'D').map((e) => e.path));
-    const toCommit = toStage.filter((p) => !vanished.has(p)).sort();
-    const a = await this.#git(['add', '-A', '--', ...toStage]);
-    if (!a.ok) return fail('git_failed', a.message);
+    const toCommit = [...new Set(ready.flatMap(sides))].filter((p) => !vanished.has(p)).sort();
+    if (toStage.length > 0) {
+      const a = await this.#git(['add', '-A', '--', ...toStage]);
+      if (!a.ok) return fail('git_failed', a.message);
+    }
     if (toCommit.length === 0) return fail('nothing_to_commit', 'the only changes were notes added and deleted again before any commit');
     const c = await this.#git(this.#commitArgs(toCommit), { input: renderMessage({ op: 'human', paths: toCommit }), env: identityEnv(this.#person) });
     if (!c.ok) {

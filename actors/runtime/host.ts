@@ -1,7 +1,7 @@
 // Main-thread side of an actor: a durable mailbox with acked, at-least-once delivery to whichever worker incarnation is live.
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import { assertNever, toWireError, type WireError } from '../../messages/common.js';
-import type { ActorEvent, HostToWorker, WorkerMetrics, WorkerToHost } from '../../messages/actor.js';
+import type { ActorEvent, ActorFault, HostToWorker, WorkerMetrics, WorkerToHost } from '../../messages/actor.js';
 import { systemClock, type Clock, type TimerHandle } from '../../supervisors/clock.js';
 import type { Backoff, Child, ChildExit, ChildSpec, RestartPolicy } from '../../supervisors/spec.js';
 import { ActorRequestError } from './errors.js';
@@ -22,8 +22,20 @@ export interface SpawnActorOpts<Out> {
   onMessage: (msg: Out, from: string) => void;
   events?: (e: ActorEvent) => void;
   resourceLimits?: ResourceLimits;
-  /** For request timeouts and the shutdown deadline; tests pass a ManualClock. */
+  /** For request timeouts, the shutdown deadline and the stall watchdog; tests pass a ManualClock. */
   clock?: Clock;
+  /**
+   * Stall watchdog, off when undefined: when the worker holds unacked messages and has shown no life for this long
+   * (no ack, no `ctx.progress()` since the oldest was posted or since its last ack),
+   * the worker is terminated as crashed (error kind `stalled`), so its supervisor restarts it and the message is
+   * redelivered (and dropped as poison after maxAttempts stalls).
+   */
+  stallMs?: number;
+  /**
+   * A fresh MessagePort for each worker incarnation, handed to it as `workerData.port` (workerData must then be an
+   * object), e.g. main's embedding pools; `close` runs when that incarnation exits.
+   */
+  channel?: () => { port: MessagePort; close: () => void };
 }
 
 export interface ActorHandle<In> {
@@ -55,6 +67,12 @@ export interface ActorHandle<In> {
    * restarts it and unacked messages are redelivered. Resolves once the worker is gone.
    */
   crash(reason: string): Promise<void>;
+  /**
+   * Fault injection from inside the worker, posted out of band: `throw` makes the next handled message throw,
+   * `exit` exits the thread with code 3, `hang` blocks the thread for good. Throws ActorRequestError
+   * `not_running` when no ready worker is live.
+   */
+  fault(kind: ActorFault): void;
 }
 
 /** Creates the handle; no worker runs until `attach` (normally called by the supervisor through `childSpec`). */
@@ -73,6 +91,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
   #idleWaiters: Array<() => void> = [];
   #drainWaiters: Array<() => void> = [];
   #metricsSeq = 0;
+  #watchdog: { timer: TimerHandle; due: number } | undefined;
 
   constructor(opts: SpawnActorOpts<Out>) {
     const window = opts.window ?? 8;
@@ -82,6 +101,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
     if (!(maxMailbox >= 1)) throw new TypeError(`actor ${opts.id}: maxMailbox must be at least 1`);
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
       throw new TypeError(`actor ${opts.id}: maxAttempts must be a positive integer`);
+    if (opts.stallMs !== undefined && !(opts.stallMs > 0)) throw new TypeError(`actor ${opts.id}: stallMs must be a positive number`);
     this.id = opts.id;
     this.#opts = opts;
     this.#clock = opts.clock ?? systemClock;
@@ -200,6 +220,38 @@ class ActorHost<In, Out> implements ActorHandle<In> {
     await inc.worker.terminate();
   }
 
+  fault(kind: ActorFault): void {
+    const inc = this.#live;
+    if (!inc?.isReady) throw new ActorRequestError('not_running', `actor ${this.id}: no live worker to inject a fault into`);
+    inc.post({ type: 'actor.fault', fault: kind });
+  }
+
+  /** Keeps one timer at the moment the oldest in-flight message would count as stalled; none when nothing is in flight. */
+  #armWatchdog(): void {
+    const stallMs = this.#opts.stallMs;
+    if (stallMs === undefined) return;
+    const oldest = this.#live?.isReady ? this.#mailbox.oldestActiveSince() : undefined;
+    const due = oldest === undefined ? undefined : oldest + stallMs;
+    if (this.#watchdog && this.#watchdog.due === due) return;
+    if (this.#watchdog) this.#clock.clearTimeout(this.#watchdog.timer);
+    this.#watchdog = undefined;
+    if (due === undefined) return;
+    const timer = this.#clock.setTimeout(() => {
+      this.#watchdog = undefined;
+      const inc = this.#live;
+      const since = this.#mailbox.oldestActiveSince();
+      if (inc && since !== undefined && this.#clock.now() - since >= stallMs && !inc.error) {
+        const ms = Math.round(this.#clock.now() - since);
+        inc.error = { kind: 'stalled', message: `actor ${this.id}: no ack for ${ms} ms (stallMs ${stallMs}); worker terminated` };
+        this.#emit({ type: 'actor.log', actor: this.id, level: 'error', msg: 'actor stalled: terminating the worker', fields: { event: 'actor_stalled', stall_ms: stallMs, waited_ms: ms } });
+        void inc.worker.terminate();
+        return;
+      }
+      this.#armWatchdog();
+    }, Math.max(0, due - this.#clock.now()));
+    this.#watchdog = { timer, due };
+  }
+
   #onWorkerMessage(inc: Incarnation, m: WorkerToHost<Out>): void {
     switch (m.type) {
       case 'actor.ready': {
@@ -211,6 +263,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
       case 'actor.ack': {
         const env = this.#mailbox.ack(m.seq);
         if (!env) return;
+        this.#mailbox.touchInflight(this.#clock.now()); // the stall clock counts from the worker's last sign of life
         const req = env.request;
         if (req && !req.settled) {
           req.settled = true;
@@ -218,6 +271,12 @@ class ActorHost<In, Out> implements ActorHandle<In> {
         }
         this.#afterRemove();
         this.#pump();
+        this.#armWatchdog();
+        return;
+      }
+      case 'actor.progress': {
+        this.#mailbox.touchInflight(this.#clock.now());
+        this.#armWatchdog();
         return;
       }
       case 'actor.reply': {
@@ -257,6 +316,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
           ? { kind: 'normal' }
           : { kind: 'crash', error: { kind: 'exit_code', message: `worker exited with code ${code}` } };
     if (this.#live === inc) this.#live = undefined;
+    this.#armWatchdog(); // nothing is in flight with no live worker: clears it
 
     const { poisoned, redelivered } = this.#mailbox.requeue(exit.kind === 'crash');
     if (poisoned && exit.kind === 'crash') this.#dropPoison(poisoned, exit.error);
@@ -295,6 +355,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
         request: env.request !== undefined,
         msg: env.msg,
       };
+      env.activeSince = this.#clock.now();
       try {
         inc.worker.postMessage(m);
       } catch (err) {
@@ -310,6 +371,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
         this.#afterRemove();
       }
     }
+    this.#armWatchdog();
   }
 
   #refuse(): void {
@@ -352,15 +414,18 @@ class Incarnation implements Child {
   #done = false;
 
   constructor(
-    opts: Pick<SpawnActorOpts<unknown>, 'file' | 'workerData' | 'resourceLimits'>,
+    opts: Pick<SpawnActorOpts<unknown>, 'file' | 'workerData' | 'resourceLimits' | 'channel'>,
     readonly shutdownMs: number,
     readonly clock: Clock,
   ) {
+    const ch = opts.channel?.();
     this.worker = new Worker(opts.file, {
-      workerData: opts.workerData,
+      workerData: ch ? { ...(opts.workerData as object), port: ch.port } : opts.workerData,
+      ...(ch ? { transferList: [ch.port] } : {}),
       ...(opts.resourceLimits ? { resourceLimits: opts.resourceLimits } : {}),
     });
     this.exited = new Promise((resolve) => (this.#finish = resolve));
+    if (ch) void this.exited.then(() => ch.close());
     this.ready = new Promise<Child>((resolve, reject) => {
       this.resolveReady = () => resolve(this);
       this.rejectReady = reject;

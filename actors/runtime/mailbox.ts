@@ -12,6 +12,8 @@ export interface Envelope<In> {
   msg: In;
   /** Times posted to a worker. */
   attempts: number;
+  /** Clock time of the latest post to a worker, or of its latest ack or progress report (the stall watchdog reads it). */
+  activeSince?: number;
   /** Times a worker crashed while this was the oldest unacked message, i.e. the one being handled. */
   crashes: number;
   request?: PendingRequest;
@@ -59,6 +61,18 @@ export class Mailbox<In> {
   /** Gives up on an envelope just taken whose post failed. */
   discardInflight(env: Envelope<In>): void {
     this.#inflight = this.#inflight.filter((e) => e !== env);
+  }
+
+  /** The worker showed life (an ack or a progress report): messages waiting behind the one it handles start their clock again. */
+  touchInflight(now: number): void {
+    for (const e of this.#inflight) e.activeSince = now;
+  }
+
+  /** The earliest `activeSince` among in-flight messages; undefined when nothing is in flight. */
+  oldestActiveSince(): number | undefined {
+    let oldest: number | undefined;
+    for (const e of this.#inflight) if (e.activeSince !== undefined && (oldest === undefined || e.activeSince < oldest)) oldest = e.activeSince;
+    return oldest;
   }
 
   inflight(seq: number): Envelope<In> | undefined {

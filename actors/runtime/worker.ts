@@ -2,7 +2,7 @@
 import { parentPort } from 'node:worker_threads';
 import { register, type Registry } from 'prom-client';
 import { assertNever } from '../../messages/common.js';
-import type { HostToWorker, LogLevel, WorkerToHost } from '../../messages/actor.js';
+import type { ActorFault, HostToWorker, LogLevel, WorkerToHost } from '../../messages/actor.js';
 
 export type ActorLog = Record<LogLevel, (msg: string, fields?: Record<string, unknown>) => void>;
 
@@ -23,6 +23,8 @@ export interface ActorCtx<Out, State = undefined> extends InitCtx<Out> {
   readonly delivery: { seq: number; attempt: number };
   /** Answers the current message when it came from `request`; throws otherwise or on a second reply. */
   reply(value: unknown): void;
+  /** Tells the host this message is still being worked on (a long retry), so its stall watchdog waits again. */
+  progress(): void;
 }
 
 export type ActorHandler<In, Out, State> = (msg: In, ctx: ActorCtx<Out, State>) => Promise<void> | void;
@@ -72,8 +74,13 @@ export function runActor<In, Out, State = undefined>(
   let ready = false;
   let running = 0;
   let stopping = false;
+  let throwNext = false; // armed by an injected 'throw' fault
 
   async function handle(d: Deliver): Promise<void> {
+    if (throwNext) {
+      throwNext = false;
+      throw new Error('injected fault: throw in handler'); // crashes while holding d, so d is redelivered
+    }
     let replied = false;
     const ctx: ActorCtx<Out, State> = {
       ...initCtx,
@@ -85,6 +92,7 @@ export function runActor<In, Out, State = undefined>(
         replied = true;
         post({ type: 'actor.reply', seq: d.seq, value });
       },
+      progress: () => post({ type: 'actor.progress', seq: d.seq }),
     };
     await handler(d.msg, ctx);
   }
@@ -113,6 +121,9 @@ export function runActor<In, Out, State = undefined>(
       case 'actor.metrics':
         register.getMetricsAsJSON().then((metrics) => post({ type: 'actor.metrics_result', id: m.id, metrics }), crash);
         return;
+      case 'actor.fault':
+        injectFault(m.fault);
+        return;
       case 'actor.stop':
         // Messages posted but not started stay unacked; the host keeps them for the next incarnation.
         stopping = true;
@@ -123,6 +134,22 @@ export function runActor<In, Out, State = undefined>(
         assertNever(m);
     }
   });
+
+  function injectFault(fault: ActorFault): void {
+    switch (fault) {
+      case 'throw':
+        throwNext = true;
+        return;
+      case 'exit':
+        process.exit(3);
+      case 'hang':
+        // blocks this thread for good: no more acks, no answers out of band; only terminate() ends it
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+        return;
+      default:
+        assertNever(fault);
+    }
+  }
 
   Promise.resolve(init ? init(initCtx) : (undefined as State))
     .then((s) => {

@@ -12,6 +12,7 @@ import { IndexReader } from './index-reader.js';
 import { StoreApplier } from './apply.js';
 import { CHUNKER_VERSION } from '../chunker/version.js';
 import { swapIndexFiles } from './swap.js';
+import { markDegraded, storeFault, writeWithRetry, type RetryDeps } from './write-retry.js';
 
 const { b, board, log } = boot();
 
@@ -20,7 +21,8 @@ const chunks = new Counter({ name: 'memvault_chunks_indexed_total', help: 'Chunk
 
 interface State {
   db: Database.Database;
-  applier: StoreApplier;
+  /** Null while the disk did not let us open the index for writing at start (`db` is then read-only). */
+  applier: StoreApplier | null;
 }
 
 function open(): State {
@@ -29,8 +31,56 @@ function open(): State {
   return { db, applier: new StoreApplier(writer, new IndexReader(db)) };
 }
 
+const waitDeps = { board, log, sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+
+/** The write side, opening it first if the disk refused it at start (throws the disk's error while it still does). */
+function applier(state: State): StoreApplier {
+  if (!state.applier) {
+    state.db.close();
+    Object.assign(state, open());
+  }
+  return state.applier!;
+}
+
+/**
+ * Started on a read-only or full disk: serve with a read-only connection rather than crash in a restart loop (or
+ * block the supervisor in init); the first write then waits in writeWithRetry until the disk lets it through.
+ */
+function openOrWait(): State {
+  try {
+    return open();
+  } catch (err) {
+    const f = storeFault(err);
+    if (!f) throw err;
+    markDegraded(waitDeps, f, err);
+    return { db: openIndex(b.dbFile, { readonly: true, cacheMiB: 4 }), applier: null };
+  }
+}
+
+/** Disk full / read-only / I/O errors: keep the message, retry on a fresh connection, report it on the board. */
+function retryDeps(ctx: { state: State; progress(): void }): RetryDeps {
+  const reopen = (): void => {
+    ctx.state.db.close();
+    Object.assign(ctx.state, open());
+  };
+  return { ...waitDeps, reopen, progress: () => ctx.progress() };
+}
+
+/**
+ * The index file was deleted while open (main saw it go and made a fresh one at the same path): this connection
+ * still writes to the unlinked file, so reopen the path, tell readers to reopen (indexGeneration), and have the
+ * watcher rescan — against the empty index that re-sends every note.
+ */
+function reopenLostIndex(ctx: { state: State; emit(m: WatcherMsg | MainMsg): void }, reason: string): void {
+  ctx.state.db.close();
+  Object.assign(ctx.state, open());
+  board.add('indexGeneration', 1);
+  log.warn({ event: 'index_reopened', file: b.dbFile, reason }, 'reopened a fresh index file; rebuilding it from the vault');
+  ctx.emit({ type: 'watcher.rescan', reason: `index file lost: ${reason}` });
+}
+
 runActor<StoreMsg, WatcherMsg | MainMsg, State>(
-  (msg, ctx) => {
+  async (msg, ctx) => {
     if (msg.type === 'store.swap_index') {
       ctx.state.db.close();
       swapIndexFiles(msg.next, b.dbFile);
@@ -41,7 +91,8 @@ runActor<StoreMsg, WatcherMsg | MainMsg, State>(
       ctx.emit({ type: 'main.index_swapped', requestId: msg.requestId });
       return;
     }
-    const out = ctx.state.applier.apply(msg);
+    if (msg.type === 'store.reopen_index') return reopenLostIndex(ctx, msg.reason);
+    const out = await writeWithRetry(() => applier(ctx.state).apply(msg), retryDeps(ctx));
     board.set('lastIndexedAt', Date.now());
     board.add('storeWrites', 1);
     board.add('chunksIndexed', out.chunks);
@@ -57,5 +108,5 @@ runActor<StoreMsg, WatcherMsg | MainMsg, State>(
       ctx.emit(d);
     }
   },
-  () => open(),
+  () => openOrWait(),
 );

@@ -38,7 +38,7 @@ export class StoreApplier {
     return { ok: false, mismatch: first ? `index built with ${what}, configured ${modelKey(model)}` : null };
   }
 
-  apply(msg: Exclude<StoreMsg, { type: 'store.swap_index' }>): ApplyOutcome {
+  apply(msg: Exclude<StoreMsg, { type: 'store.swap_index' | 'store.reopen_index' }>): ApplyOutcome {
     switch (msg.type) {
       case 'store.upsert': {
         const n = msg.note;

@@ -1,10 +1,13 @@
 // Crash-safe file operations: a note on disk is always either its old bytes or its new bytes, never a torn mix.
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Result } from '../../messages/common.js';
 
 const TEMP_NAME_BYTES = 200; // leaves room for `.` + `.<12 hex>.tmp` under the 255-byte name limit
+const TEMP_HEX_BYTES = 6;
+/** The name atomicWriteFile gives its temp files: `.<note name>.<12 hex>.tmp`. */
+export const TEMP_FILE = /^\..+\.[0-9a-f]{12}\.tmp$/;
 
 function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | null)?.code;
@@ -64,7 +67,7 @@ function truncateUtf8(name: string, max: number): string {
 export async function atomicWriteFile(abs: string, data: Buffer | string): Promise<{ mtimeMs: number; size: number }> {
   const dir = path.dirname(abs);
   await ensureDir(dir);
-  const tmp = path.join(dir, `.${truncateUtf8(path.basename(abs), TEMP_NAME_BYTES)}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = path.join(dir, `.${truncateUtf8(path.basename(abs), TEMP_NAME_BYTES)}.${randomBytes(TEMP_HEX_BYTES).toString('hex')}.tmp`);
   const previous = (await present(abs)) ? await stat(abs) : null;
   let fh: FileHandle | undefined;
   let written: { mtimeMs: number; size: number };
@@ -112,4 +115,34 @@ export async function moveFile(from: string, to: string): Promise<Result<Record<
   await syncDir(path.dirname(from));
   if (path.dirname(from) !== path.dirname(to)) await syncDir(path.dirname(to));
   return { ok: true };
+}
+
+/**
+ * Removes the temp files of atomic writes that a crash (kill -9, power cut) cut short: each is a write that never
+ * happened — the note kept its old bytes — so the file is only litter that git would report as untracked. Call it
+ * before any write starts. Walks `root` without following symlinked folders, skipping `skip` (e.g. `.git`).
+ */
+export async function removeStaleTemps(root: string, skip: readonly string[] = ['.git']): Promise<string[]> {
+  const removed: string[] = [];
+  async function walk(rel: string): Promise<void> {
+    let entries;
+    try {
+      entries = await readdir(rel === '' ? root : path.join(root, rel), { withFileTypes: true });
+    } catch {
+      return; // a folder removed meanwhile, or unreadable: nothing of ours to clean there
+    }
+    for (const e of entries) {
+      const r = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!skip.includes(r)) await walk(r);
+      } else if (e.isFile() && TEMP_FILE.test(e.name)) {
+        await rm(path.join(root, r), { force: true });
+        removed.push(r);
+      }
+    }
+  }
+  await walk('');
+  const dirs = new Set(removed.map((r) => path.dirname(path.join(root, r))));
+  for (const d of dirs) await syncDir(d);
+  return removed;
 }

@@ -2,7 +2,7 @@
 // atomically — every refusal is data with a stable reason code and a message saying what to fix.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, stat, statfs } from 'node:fs/promises';
 import { assertNever, fail, type Failure } from '../../messages/common.js';
 import type { VaultOp, WriteFailReason } from '../../messages/vault-ops.js';
 import { isSensitive as frontmatterFlagsSensitive, readFrontmatter } from '../chunker/frontmatter.js';
@@ -15,6 +15,9 @@ import { DEFAULT_MAX_BYTES, type ApplyCaller, type ApplyResult, type ResolvedPat
 // Errors that mean "the disk or its permissions are in the way right now", reported as `unavailable`; anything
 // else is a bug and throws.
 const ENVIRONMENT = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EMFILE', 'ENFILE', 'EBUSY', 'ETXTBSY', 'EAGAIN']);
+// Free space a write or move must leave on the vault's disk, beyond the note itself, for git's objects, index and
+// reflog: below it the change is refused as `disk_full` before the note is touched — never "written, not committed".
+const MIN_FREE_BYTES = 1 << 20;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
 
 interface Current {
@@ -112,6 +115,10 @@ export class VaultWriter {
       return await this.#apply(op, caller.mayReadSensitive === true);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException | null)?.code;
+      if (code === 'ENOSPC' || code === 'EDQUOT') {
+        // its own reason: unlike a passing `unavailable`, retrying is useless until someone frees space
+        return fail('disk_full', `the vault's disk is full (${code}): nothing was changed; free some space on the disk holding ${this.#root}, then retry`);
+      }
       if (code !== undefined && ENVIRONMENT.has(code)) {
         return fail('unavailable', `the vault could not be changed (${code}: ${(err as Error).message}); check disk space and permissions, then retry`);
       }
@@ -145,6 +152,8 @@ export class VaultWriter {
         const merged = mergeFrontmatter(current ? decodeExisting(current.bytes) : null, op.content);
         if ('reason' in merged) return merged;
         const bytes = Buffer.from(merged.text, 'utf8');
+        const full = await this.#lowOnSpace(bytes.length);
+        if (full) return full;
         const written = await atomicWriteFile(target.abs, bytes);
         return { ok: true, paths: [target.rel], mtimeMs: written.mtimeMs, contentHash: sha256(bytes) };
       }
@@ -180,6 +189,8 @@ export class VaultWriter {
         }
         const stale = staleness(from, current, op);
         if (stale) return stale;
+        const full = await this.#lowOnSpace(0);
+        if (full) return full;
         const moved = await moveFile(from.abs, to.abs);
         if (!moved.ok) return moved;
         const st = await stat(to.abs);
@@ -188,6 +199,14 @@ export class VaultWriter {
       default:
         return assertNever(op);
     }
+  }
+
+  /** `disk_full` when the vault's disk could not hold `bytes` more and still leave room for the commit. */
+  async #lowOnSpace(bytes: number): Promise<Failure<WriteFailReason> | null> {
+    const fs = await statfs(this.#root);
+    const free = fs.bavail * fs.bsize;
+    if (free >= bytes + MIN_FREE_BYTES) return null;
+    return fail('disk_full', `the vault's disk is nearly full (${free} bytes free; this change needs ${bytes} plus ${MIN_FREE_BYTES} for its commit): nothing was changed; free some space on the disk holding ${this.#root}, then retry`);
   }
 
   #isSensitive(rel: string, current: Current): boolean {

@@ -1,6 +1,7 @@
 // The watcher actor (worker thread): turns OS events (forwarded by main, which owns the @parcel/watcher
 // subscription so no event is lost while this actor restarts) into work for WatcherCore; reconciles on boot.
 import { runActor } from '../runtime/worker.js';
+import { monotonicMs } from '../../supervisors/clock.js';
 import { boot } from '../common/boot.js';
 import { openIndex } from '../store-writer/schema.js';
 import { IndexReader } from '../store-writer/index-reader.js';
@@ -12,12 +13,14 @@ import type { ChunkerMsg } from '../../messages/to-chunker.js';
 import type { StoreMsg } from '../../messages/to-store.js';
 import type { MainMsg } from '../../messages/to-main.js';
 import { WatcherCore } from './core.js';
-import { makeIgnore, type IgnoreMatcher } from './scan.js';
+import { isRealFolder, makeIgnore, unsupportedName, type IgnoreMatcher } from './scan.js';
 
 const { b, board, log } = boot();
 const cfg = b.config;
-const wallClock = {
-  now: () => Date.now(),
+// monotonic, not wall time: debounce and rename-window deadlines must not move when the system clock jumps, and
+// oldestPendingAt (a board slot other threads read) must share one origin across threads
+const clock = {
+  now: monotonicMs,
   setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
   clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout),
 };
@@ -37,8 +40,16 @@ runActor<WatcherMsg, ChunkerMsg | StoreMsg | MainMsg, State>(
       case 'watcher.fs_events': {
         const notes: VaultPath[] = [];
         for (const rel of msg.paths) {
-          if (!ignore(rel, false)) notes.push(vaultPath(rel));
-          else if (!rel.toLowerCase().endsWith('.md') && !ignore(rel, true)) await core.onFolder(rel); // maybe a folder
+          if (!ignore(rel, false)) {
+            const odd = unsupportedName(rel);
+            if (odd !== null) {
+              ctx.emit({ type: 'store.file_failed', path: vaultPath(rel), reason: 'unsupported_name', message: odd });
+              continue;
+            }
+            notes.push(vaultPath(rel));
+            // a folder named like a note ('x.md/'): the events of notes made in it at once can be missed, so scan it
+            if (!ignore(rel, true) && (await isRealFolder(cfg.vault, rel))) await core.onFolder(rel);
+          } else if (!rel.toLowerCase().endsWith('.md') && !ignore(rel, true)) await core.onFolder(rel); // maybe a folder
         }
         if (notes.length) {
           log.debug({ event: 'vault_watch_event', count: notes.length }, 'vault changed');
@@ -55,7 +66,7 @@ runActor<WatcherMsg, ChunkerMsg | StoreMsg | MainMsg, State>(
     const core = new WatcherCore({
       root: cfg.vault,
       ignore,
-      clock: wallClock,
+      clock,
       debounceMs: cfg.watcher.debounce_ms,
       renameWindowMs: cfg.watcher.rename_window_ms,
       maxInFlight: 256,

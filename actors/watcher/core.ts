@@ -1,5 +1,6 @@
 // The watcher's logic, apart from the thread and the OS watcher: dirty paths → stat → admit one flight per path,
 // hold deletes for a rename window, and release a path when the store writer says it is done.
+import { stat } from 'node:fs/promises';
 import type { Board } from '../common/board.js';
 import type { EventLogger } from '../common/log.js';
 import type { ChunkerMsg } from '../../messages/to-chunker.js';
@@ -8,6 +9,15 @@ import type { MainMsg } from '../../messages/to-main.js';
 import type { IndexedState, WatcherMsg } from '../../messages/to-watcher.js';
 import { assertNever, type VaultPath } from '../../messages/common.js';
 import { hashFile, scanVault, statNote, type IgnoreMatcher, type StatResult } from './scan.js';
+
+/** Whether the vault folder itself is there (a folder, not just anything at that name). */
+async function rootPresent(root: string): Promise<boolean> {
+  try {
+    return (await stat(root)).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 export interface TimerClock {
   now(): number;
@@ -54,6 +64,12 @@ export class WatcherCore {
   /** Boot reconcile: compare disk with what the index holds, stat first, hashing only to pair renames. */
   async reconcile(indexed: Map<string, IndexedState>): Promise<{ files: number; changed: number; missing: number }> {
     const started = this.#d.clock.now();
+    if (!(await rootPresent(this.#d.root))) {
+      // a vault folder that is gone (removed, unmounted) is not "every note deleted": keep the index as it is and
+      // reconcile in full when main sees the folder again (it sends a rescan)
+      this.#d.log.warn({ event: 'vault_missing', root: this.#d.root }, 'the vault folder is gone; the index is kept until it is back');
+      return { files: 0, changed: 0, missing: 0 };
+    }
     this.#index.clear(); // a rescan (after a reindex swap) starts from what the new index holds
     for (const [p, s] of indexed) this.#index.set(p as VaultPath, s);
     const { files, problems } = await scanVault(this.#d.root, this.#d.ignore);
@@ -168,7 +184,10 @@ export class WatcherCore {
     for (const [p, st] of batch) await this.#examine(p, st);
     const now = d.clock.now();
     let next = Infinity;
+    // deletes wait while the vault folder itself is gone: the rescan on its return decides what was really deleted
+    const rootGone = this.#deletes.size > 0 && !(await rootPresent(d.root));
     for (const [p, held] of [...this.#deletes]) {
+      if (rootGone) break;
       if (held.deadline > now) {
         next = Math.min(next, held.deadline);
         continue;

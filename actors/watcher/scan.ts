@@ -1,6 +1,6 @@
 // Walks the vault for notes, pruning ignored folders and never following symlinked folders (no loops, no escapes).
 import { createHash } from 'node:crypto';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { vaultPath, type VaultPath } from '../../messages/common.js';
@@ -24,16 +24,55 @@ export interface FileStat {
   mtimeMs: number;
   size: number;
 }
+/**
+ * Why a note's on-disk name cannot be indexed, or null. Paths are keyed NFC with `/` separators (vaultPath), so a
+ * name in another normal form or with a backslash would be looked up under a name that does not exist on disk —
+ * silently never indexed; it is reported instead.
+ */
+export function unsupportedName(rel: string): string | null {
+  if (rel.includes('\\')) return "the name holds a backslash, which memvault reads as a folder separator; rename the file without '\\'";
+  if (rel !== rel.normalize('NFC')) return 'the name is not in Unicode normal form C (NFC), so memvault cannot key it; rename the file (most editors save names in NFC)';
+  return null;
+}
+
 export interface ScanProblem {
   path: VaultPath;
-  reason: 'symlink_loop' | 'unreadable' | 'not_a_file';
+  reason: 'symlink_loop' | 'unreadable' | 'not_a_file' | 'outside_vault' | 'unsupported_name';
   message: string;
+}
+
+function isInside(root: string, p: string): boolean {
+  return p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+export type NoteLocation = { kind: 'inside'; real: string } | { kind: 'outside'; message: string } | { kind: 'via_symlinked_folder' };
+
+/**
+ * Where the note at `rel` really is. A symlinked note is followed only while its target stays inside the vault (a
+ * link to `~/.ssh/id_rsa.md` or `/etc/passwd` must never reach the index); a path through a symlinked folder is not
+ * a note at all, as in the scan, which never walks into one. Errors of `realpath` (ENOENT, ELOOP, …) are thrown.
+ */
+export async function locateNote(root: string, rel: string): Promise<NoteLocation> {
+  const abs = path.join(root, ...rel.split('/'));
+  const [realRoot, real, realParent] = await Promise.all([realpath(root), realpath(abs), realpath(path.dirname(abs))]);
+  const dir = path.posix.dirname(rel);
+  if (realParent !== (dir === '.' ? realRoot : path.join(realRoot, ...dir.split('/')))) {
+    return isInside(realRoot, real) ? { kind: 'via_symlinked_folder' } : { kind: 'outside', message: `'${rel}' leads to '${real}', outside the vault, through a symlinked folder; it is not read` };
+  }
+  if (!isInside(realRoot, real)) return { kind: 'outside', message: `'${rel}' is a symlink to '${real}', outside the vault; it is not read` };
+  return { kind: 'inside', real };
 }
 
 /** Every note under root (relative POSIX paths), with stats, plus entries that could not be stat'ed. */
 export async function scanVault(root: string, ignore: IgnoreMatcher): Promise<{ files: FileStat[]; problems: ScanProblem[] }> {
   const files: FileStat[] = [];
   const problems: ScanProblem[] = [];
+  let realRoot: string;
+  try {
+    realRoot = await realpath(root);
+  } catch {
+    return { files, problems }; // no vault folder (removed, or an event for a folder already gone): nothing in it
+  }
   async function walk(dirRel: string): Promise<void> {
     let entries;
     try {
@@ -49,7 +88,19 @@ export async function scanVault(root: string, ignore: IgnoreMatcher): Promise<{ 
       }
       if (ignore(rel, false)) continue;
       const p = vaultPath(rel);
+      const odd = unsupportedName(rel);
+      if (odd !== null) {
+        problems.push({ path: p, reason: 'unsupported_name', message: odd });
+        continue;
+      }
       try {
+        if (e.isSymbolicLink()) {
+          const real = await realpath(path.join(root, rel));
+          if (!isInside(realRoot, real)) {
+            problems.push({ path: p, reason: 'outside_vault', message: `symlink to '${real}', outside the vault; it is not read` });
+            continue;
+          }
+        }
         const s = await stat(path.join(root, rel));
         if (!s.isFile()) {
           if (!s.isDirectory()) problems.push({ path: p, reason: 'not_a_file', message: 'not a regular file' });
@@ -71,11 +122,27 @@ export async function scanVault(root: string, ignore: IgnoreMatcher): Promise<{ 
   return { files, problems };
 }
 
-export type StatResult = { kind: 'file'; mtimeMs: number; size: number } | { kind: 'missing' } | { kind: 'other' } | { kind: 'error'; reason: 'symlink_loop' | 'unreadable'; message: string };
+/** `rel` is a folder itself, not a symlink to one (symlinked folders are never followed). */
+export async function isRealFolder(root: string, rel: string): Promise<boolean> {
+  try {
+    return (await lstat(path.join(root, ...rel.split('/')))).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export type StatResult =
+  | { kind: 'file'; mtimeMs: number; size: number }
+  | { kind: 'missing' }
+  | { kind: 'other' }
+  | { kind: 'error'; reason: 'symlink_loop' | 'unreadable' | 'outside_vault'; message: string };
 
 export async function statNote(root: string, rel: string): Promise<StatResult> {
   try {
-    const s = await stat(path.join(root, rel));
+    const at = await locateNote(root, rel);
+    if (at.kind === 'outside') return { kind: 'error', reason: 'outside_vault', message: at.message };
+    if (at.kind === 'via_symlinked_folder') return { kind: 'other' };
+    const s = await stat(at.real);
     return s.isFile() ? { kind: 'file', mtimeMs: s.mtimeMs, size: s.size } : { kind: 'other' };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

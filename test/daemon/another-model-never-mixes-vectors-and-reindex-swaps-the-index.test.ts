@@ -21,6 +21,7 @@ t.test('a model change is detected, keyword search keeps answering, and reindex 
   const d = await startDaemon(int8);
   t.teardown(() => d.stop());
   await d.daemon.whenCaughtUp();
+  await d.search('warm up', { k: 1 }); // a hybrid search waits for the gateway's query model to load
   let ix = (await d.api('GET', '/v1/status')).body.index;
   t.equal(ix.vector_search.available, false, 'vector search is off');
   t.match(ix.vector_search.reason, /^model_mismatch: .*0\.2\.0\/512.*0\.2\.0-int8.*memvault reindex/);
@@ -66,6 +67,7 @@ t.test('a provider that cannot start leaves keyword search working and says why'
   const d = await startDaemon(cfg);
   t.teardown(() => d.stop());
   await d.daemon.whenCaughtUp();
+  await d.search('warm up', { k: 1 }); // a hybrid search waits for the gateway's query model to settle
   const ix = (await d.api('GET', '/v1/status')).body.index;
   t.equal(ix.documents, 3, 'notes are still indexed');
   t.equal(ix.vectors, 0, 'keyword-only');

@@ -13,7 +13,13 @@ export async function readJsonBody(req: IncomingMessage, max: number): Promise<T
     }
     chunks.push(c);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  let text: string;
+  try {
+    // JSON is UTF-8 (RFC 8259): a lenient decode would turn stray bytes into U+FFFD and write that into a note
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    return toolFail('bad_request', 'the body is not valid UTF-8; send JSON encoded as UTF-8');
+  }
   if (text.trim() === '') return { ok: true, result: { body: undefined } };
   try {
     return { ok: true, result: { body: JSON.parse(text) as unknown } };

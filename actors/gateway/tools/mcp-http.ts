@@ -17,9 +17,22 @@ export function mcpCallContext(req: IncomingMessage): CallContext {
   };
 }
 
-function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): number {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, id: unknown = null): number {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: typeof id === 'string' || typeof id === 'number' ? id : null }, headers);
   return status;
+}
+
+/**
+ * Why a single tools/call message has unusable `arguments` (not an object), or null. The SDK would answer it with
+ * -32603 "internal error" from its schema check; it is the caller's mistake, so it gets -32602 invalid params.
+ */
+function badToolArguments(body: unknown): string | null {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const m = body as { method?: unknown; params?: { arguments?: unknown } | null };
+  if (m.method !== 'tools/call' || m.params === null || typeof m.params !== 'object') return null;
+  const a = m.params.arguments;
+  if (a === undefined || (a !== null && typeof a === 'object' && !Array.isArray(a))) return null;
+  return `params.arguments must be an object of the tool's arguments, got ${a === null ? 'null' : Array.isArray(a) ? 'an array' : typeof a}`;
 }
 
 /**
@@ -42,6 +55,8 @@ export async function handleMcpRequest(tools: ToolGateway, req: IncomingMessage,
       if (!read.ok) return read.error.reason === 'too_large' ? rpcError(res, 413, -32600, read.error.message) : rpcError(res, 400, -32700, `parse error: ${read.error.message}`);
       body = read.result.body;
     }
+    const bad = badToolArguments(body);
+    if (bad !== null) return rpcError(res, 200, -32602, bad, {}, (body as { id?: unknown }).id);
     const server = buildMcpServer(tools, ctx);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

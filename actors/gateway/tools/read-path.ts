@@ -40,9 +40,26 @@ export async function resolveInsideVault(vault: string, rel: string): Promise<To
     [root, real] = await Promise.all([realpath(vault), realpath(abs)]);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return toolFail('not_found', `${rel || 'the vault root'} does not exist`);
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      // behind a symlinked folder that leads out, "not found" would tell an agent which files exist out there
+      if (!(await nearestFolderInside(vault, abs))) return toolFail('path_escape', `${rel} goes through a symlink that leads outside the vault`);
+      return toolFail('not_found', `${rel || 'the vault root'} does not exist`);
+    }
     throw err;
   }
   if (!isInside(root, real)) return toolFail('path_escape', `${rel} is a symlink that leads outside the vault`);
   return { ok: true, result: { abs: real } };
+}
+
+/** Whether the deepest existing folder above `abs` really lies inside the vault. */
+async function nearestFolderInside(vault: string, abs: string): Promise<boolean> {
+  const root = await realpath(vault).catch(() => null);
+  if (root === null) return true; // no vault folder: nothing out there is reachable either
+  for (let p = path.dirname(abs); ; p = path.dirname(p)) {
+    try {
+      return isInside(root, await realpath(p));
+    } catch {
+      if (p === vault || path.dirname(p) === p) return true;
+    }
+  }
 }

@@ -36,6 +36,7 @@ export type ToolFailReason =
   | 'sensitive'
   | 'invalid_content'
   | 'unavailable'
+  | 'disk_full'
   | 'busy'
   | 'nothing_to_undo'
   | 'internal';
@@ -75,6 +76,8 @@ export function httpStatus(reason: ToolFailReason): number {
     case 'unavailable':
     case 'busy':
       return 503;
+    case 'disk_full':
+      return 507; // Insufficient Storage
     case 'internal':
       return 500;
   }

@@ -1,0 +1,54 @@
+// Git failing for real (a stale .git/index.lock): a write answers a retryable `unavailable`, and once the lock is
+// gone the next write commits and the earlier note is committed too — nothing stays uncommitted.
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { makeVault, startDaemon, testConfig, type Running } from '../helpers/daemon.js';
+
+const git = (dir: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+
+async function vaultWrite(d: Running, body: Record<string, unknown>): Promise<{ status: number; retryAfter: string | null; body: any }> {
+  const r = await fetch(`${d.url}/v1/tools/vault_write`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${d.token}`, 'content-type': 'application/json', 'x-memvault-agent': 'chaos-bot' },
+    body: JSON.stringify(body),
+  });
+  return { status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.json() };
+}
+
+t.test('a write while git cannot commit is refused as retryable and committed after recovery', { timeout: 120_000 }, async (t) => {
+  const v = makeVault({ 'Notes/keep.md': '# Keep\n\nAn existing note.\n' });
+  t.teardown(() => v.cleanup());
+  const d = await startDaemon(testConfig(v.dir, 'writes:\n  human_quiet_ms: 50\n'));
+  t.teardown(() => d.stop());
+  await d.daemon.whenCaughtUp();
+  const head0 = git(v.dir, 'rev-parse', 'HEAD').trim();
+
+  const lock = path.join(v.dir, '.git', 'index.lock');
+  writeFileSync(lock, ''); // what a crashed git or a concurrent git process leaves behind
+  const failed = await vaultWrite(d, { path: 'Inbox/during.md', content: '# During\n\nWritten while git was locked: marmalade.\n', reason: 'chaos' });
+  t.equal(failed.status, 503, 'answered as temporarily unavailable');
+  t.equal(failed.retryAfter, '5', 'with a retry-after');
+  t.equal(failed.body.error?.reason, 'unavailable');
+  t.match(failed.body.error?.message, /written but git could not commit it/, 'the reason says the note is on disk but not committed');
+  t.equal(git(v.dir, 'rev-parse', 'HEAD').trim(), head0, 'no commit while locked');
+
+  rmSync(lock);
+  const committed = new Promise<void>((resolve) => {
+    const off = d.daemon.onRouted((m) => {
+      if (m.type === 'main.committed' && m.paths.includes('Inbox/during.md')) {
+        off();
+        resolve();
+      }
+    });
+  });
+  const ok = await vaultWrite(d, { path: 'Inbox/after.md', content: '# After\n\nWritten once git recovered.\n', reason: 'chaos' });
+  t.equal(ok.status, 200, JSON.stringify(ok.body));
+  t.match(ok.body.commit, /^[0-9a-f]{40}$/, 'the next write commits');
+  await committed;
+  t.equal(git(v.dir, 'show', 'HEAD:Inbox/during.md'), '# During\n\nWritten while git was locked: marmalade.\n', 'the earlier note is committed too');
+  t.equal(git(v.dir, 'status', '--porcelain', '--', 'Inbox').trim(), '', 'nothing left uncommitted');
+  t.match(git(v.dir, 'log', '-1', '--format=%B', '--', 'Inbox/during.md'), /Memvault-Agent: chaos-bot/, "recorded as the agent's write, not a person's");
+});

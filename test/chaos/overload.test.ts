@@ -1,0 +1,20 @@
+// Overload, CI size: 1,500 notes dropped at once while 8 agents search and write. Searches keep answering and show
+// the backlog, writes answer within their bound or are refused as busy, queues stay bounded, nothing is lost.
+// The long size (10,000 notes) runs from `make chaos`.
+import t from 'tap';
+import { MAILBOX_BOUNDS, MAX_MAILBOX, runOverload } from './overload.js';
+
+t.test('a 1,500-note drop under 8 agents: searches answer, writes keep their bound, queues stay bounded', async (t) => {
+  const r = await runOverload({ notes: 1_500, agents: 8, log: (l) => t.comment(l) });
+  t.comment(JSON.stringify(r));
+  t.same(r.problems, [], 'no problems (lost notes or writes, inconsistent index, unbounded mailboxes, failures)');
+  t.equal(r.searchErrors, 0, 'every search answered 200');
+  t.ok(r.searches > 0, `searches ran throughout (${r.searches}, p50 ${r.searchP50Ms} ms, p99 ${r.searchP99Ms} ms)`);
+  t.ok(r.searchesShowingPending > 0, `searches showed the backlog as pending (${r.searchesShowingPending})`);
+  t.equal(r.writesTimedOut, 0, 'no write went past its bound');
+  t.ok(r.writesOk > 0, `agents' writes went through (${r.writesOk} ok, ${r.writesBusy} busy, p99 ${r.writeP99Ms} ms)`);
+  t.ok(Object.keys(r.peakMailbox).length >= 5, `mailbox depths were scraped (${JSON.stringify(r.peakMailbox)})`);
+  for (const [actor, peak] of Object.entries(r.peakMailbox))
+    t.ok(peak <= (MAILBOX_BOUNDS[actor] ?? MAX_MAILBOX), `${actor}'s mailbox peaked at ${peak}, within its bound`);
+  t.ok(r.peakRssMB > 0 && r.peakRssMB >= r.baselineRssMB, `peak RSS ${r.peakRssMB} MB (baseline ${r.baselineRssMB} MB)`);
+});

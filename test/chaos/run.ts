@@ -1,0 +1,120 @@
+// `make chaos`: the long reliability campaign (issue 4) — kill -9 cycles, actor faults, overload, hostile input,
+// disk and clock faults — printed as one table and saved to bench/results/chaos.json. `--quick` runs the CI sizes.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO } from '../helpers/daemon.js';
+import { median } from '../../bench/harness.js';
+import { runCrashCycles, type CrashReport } from './crash-consistency.js';
+import { runActorFaults, type ActorFaultReport } from './actor-faults.js';
+import { runOverload, type OverloadReport } from './overload.js';
+import { runHostile, type HostileReport } from './hostile.js';
+import { runDiskClock, type DiskClockReport } from './disk-clock.js';
+
+const LONG = { cycles: 100, rounds: 5, notes: 10_000, agents: 8, inputs: 50_000 };
+const QUICK = { cycles: 10, rounds: 1, notes: 1_500, agents: 8, inputs: 10_000 };
+
+function argInt(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return fallback;
+  const v = Number(process.argv[i + 1]);
+  if (!Number.isInteger(v) || v < 0) throw new RangeError(`--${name} must be a non-negative integer`);
+  return v;
+}
+
+const sizes = process.argv.includes('--quick') ? QUICK : LONG;
+const o = {
+  cycles: argInt('cycles', sizes.cycles),
+  rounds: argInt('rounds', sizes.rounds),
+  notes: argInt('notes', sizes.notes),
+  agents: argInt('agents', sizes.agents),
+  inputs: argInt('inputs', sizes.inputs),
+  seed: argInt('seed', Date.now() % 1_000_000),
+};
+const only = (process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',') ?? []) as string[];
+const want = (part: string) => only.length === 0 || only.includes(part);
+const say = (l: string) => process.stderr.write(`[chaos] ${l}\n`);
+
+interface Results {
+  crash?: CrashReport;
+  faults?: ActorFaultReport;
+  overload?: OverloadReport;
+  hostile?: HostileReport;
+  diskClock?: DiskClockReport;
+  took: Record<string, number>;
+}
+const r: Results = { took: {} };
+
+async function part<T>(name: string, run: () => Promise<T>): Promise<T> {
+  say(`${name}: starting`);
+  const t0 = performance.now();
+  const out = await run();
+  r.took[name] = Math.round((performance.now() - t0) / 1000);
+  say(`${name}: done in ${r.took[name]} s`);
+  return out;
+}
+
+if (want('crash')) r.crash = await part('crash', () => runCrashCycles({ cycles: o.cycles, seed: o.seed, log: say }));
+if (want('faults')) r.faults = await part('faults', () => runActorFaults({ rounds: o.rounds, log: say }));
+if (want('overload')) r.overload = await part('overload', () => runOverload({ notes: o.notes, agents: o.agents, log: say }));
+if (want('hostile')) r.hostile = await part('hostile', () => runHostile({ inputs: o.inputs, seed: o.seed, log: say }));
+if (want('disk')) r.diskClock = await part('disk', () => runDiskClock());
+
+const ms = (xs: number[] | undefined) => (xs && xs.length ? `${Math.round(median(xs))} / ${Math.round(Math.max(...xs))} ms` : '—');
+const rows: Array<[string, string]> = [];
+if (r.crash) {
+  const c = r.crash;
+  rows.push(['kill -9 cycles run', String(c.cycles)]);
+  rows.push(['acknowledged writes', String(c.acknowledged)]);
+  rows.push(['lost acknowledged writes', String(c.lost)]);
+  rows.push(['vault/index/git divergences', String(c.divergences)]);
+  rows.push(['writes in flight at the kill (unacknowledged)', String(c.unacknowledgedInFlight)]);
+  rows.push(['process start after kill → search answered p50 / max', ms(c.servingMs)]);
+  rows.push(['restart → caught up p50 / max', ms(c.caughtUpMs)]);
+}
+if (r.faults) {
+  const f = r.faults;
+  rows.push(['actor faults injected', String(f.faults)]);
+  rows.push(['restarts by actor', Object.entries(f.restartsByActor).map(([a, n]) => `${a} ${n}`).join(', ')]);
+  rows.push(['escalations', String(f.escalations)]);
+  rows.push(['queued work lost after faults', String(f.lostWork)]);
+  rows.push(['fault → actor serving again p50 / max (goal ≤ 1 s)', ms(f.faultToServingMs)]);
+  rows.push(['fault → new note searchable p50 / max', ms(f.faultToSearchableMs)]);
+}
+if (r.overload) {
+  const v = r.overload;
+  rows.push([`overload: ${v.notes} notes dropped + ${o.agents} agents`, `caught up in ${Math.round(v.catchUpMs / 1000)} s`]);
+  rows.push(['peak RSS under overload (baseline)', `${Math.round(v.peakRssMB)} MB (${Math.round(v.baselineRssMB)} MB)`]);
+  rows.push(['peak mailbox depth', Object.entries(v.peakMailbox).map(([a, n]) => `${a} ${n}`).join(', ')]);
+  rows.push(['searches (errors, showing pending)', `${v.searches} (${v.searchErrors}, ${v.searchesShowingPending})`]);
+  rows.push(['search p50 / p99 under load', `${Math.round(v.searchP50Ms)} / ${Math.round(v.searchP99Ms)} ms`]);
+  rows.push(['writes ok / busy / timed out', `${v.writesOk} / ${v.writesBusy} / ${v.writesTimedOut}`]);
+  rows.push(['write p50 / p99 under load', `${Math.round(v.writeP50Ms)} / ${Math.round(v.writeP99Ms)} ms`]);
+}
+if (r.hostile) {
+  const h = r.hostile;
+  rows.push(['hostile inputs tried / escaped / crashed', `${h.tried} / ${h.escaped} / ${h.crashed}`]);
+  rows.push(['hostile inputs refused with a wrong reason', String(h.wrongReason)]);
+}
+if (r.diskClock) {
+  for (const c of r.diskClock.checks) rows.push([`disk/clock: ${c.name}`, `${c.ok ? 'ok' : 'FAILED'}${c.ms !== undefined ? ` (${Math.round(c.ms)} ms)` : ''}`]);
+}
+const problems = [
+  ...(r.crash?.problems ?? []),
+  ...(r.faults?.problems ?? []),
+  ...(r.overload?.problems ?? []),
+  ...(r.hostile?.problems ?? []),
+  ...(r.diskClock?.problems ?? []),
+];
+rows.push(['problems', String(problems.length)]);
+
+const w = Math.max(...rows.map(([k]) => k.length));
+const cpus = os.cpus().length;
+console.log(`\nmemvault chaos — ${new Date().toISOString()}, ${cpus} cores, load ${os.loadavg()[0]!.toFixed(1)}, seed ${o.seed}\n`);
+for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`);
+for (const p of problems.slice(0, 50)) console.log(`  ! ${p}`);
+const out = path.join(REPO, 'bench', 'results', process.argv.includes('--quick') ? 'chaos-quick.json' : 'chaos.json');
+mkdirSync(path.dirname(out), { recursive: true });
+writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), options: o, load: os.loadavg(), ...r, problems }, null, 2) + '\n');
+console.log(`\nsaved ${path.relative(REPO, out)}`);
+process.exitCode = problems.length ? 1 : 0;
