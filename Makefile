@@ -30,7 +30,7 @@ test: build test-deps
 bench: build
 	node dist/bench/run-all.js
 
-# the long reliability campaign (100 kill -9 cycles, actor faults, 10k-note overload, 50k hostile inputs, disk and
+# the long reliability campaign (100 kill -9 cycles, actor faults, 10k-note overload, 20k hostile inputs, disk and
 # clock faults); `make test` runs the short version. Prints a table, saves bench/results/chaos.json.
 chaos: build test-deps
 	node dist/test/chaos/run.js $(CHAOS_ARGS)

@@ -2,38 +2,17 @@
 // note, an overwrite) and a person's write cut short by ENOSPC — refused cleanly, nothing half-written, git sound,
 // and once space is freed the same writes go through and the person's edit is committed.
 import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { until } from './lib/daemon-process.js';
 import { sha256 } from './lib/ledger.js';
+import { fillDisk } from './lib/fill-disk.js';
 import { Checks, commitCount, fsck, git, indexContents, logEvents, makeRig, restarts, searchOk, settle, tempFiles, type DiskClockReport } from './disk-common.js';
 
 const EXISTING = 'Projects/existing.md';
 const NEW = 'Inbox/new.md';
 const PERSON = 'People/bob.md';
 const TIGHT_HOLE = Number(process.env.H5_HOLE ?? 8192); // bytes left free: enough for the note, not for git's objects
-
-/** Writes `file` until the disk says ENOSPC, in big then page-sized pieces; returns the bytes written. */
-function fillDisk(file: string): number {
-  const fd = openSync(file, 'w');
-  let total = 0;
-  try {
-    for (const size of [1 << 20, 64 << 10, 4 << 10, 512]) {
-      const buf = Buffer.alloc(size, 0x61);
-      for (;;) {
-        try {
-          total += writeSync(fd, buf);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOSPC') break;
-          throw err;
-        }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return total;
-}
 
 export async function runDiskFull(): Promise<DiskClockReport> {
   const c = new Checks();

@@ -1,6 +1,7 @@
 // `make chaos`: the long reliability campaign (issue 4) — kill -9 cycles, actor faults, overload, hostile input,
-// disk and clock faults — printed as one table and saved to bench/results/chaos.json. `--quick` runs the CI sizes.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// disk and clock faults — printed as one table and saved to bench/results/chaos.json. `--quick` runs the CI sizes;
+// `--only=crash,faults,overload,hostile,disk` runs some parts, `--merge` keeps the other parts of the last saved run.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO } from '../helpers/daemon.js';
@@ -11,7 +12,7 @@ import { runOverload, type OverloadReport } from './overload.js';
 import { runHostile, type HostileReport } from './hostile.js';
 import { runDiskClock, type DiskClockReport } from './disk-clock.js';
 
-const LONG = { cycles: 100, rounds: 5, notes: 10_000, agents: 8, inputs: 50_000 };
+const LONG = { cycles: 100, rounds: 5, notes: 10_000, agents: 8, inputs: 20_000 };
 const QUICK = { cycles: 10, rounds: 1, notes: 1_500, agents: 8, inputs: 10_000 };
 
 function argInt(name: string, fallback: number): number {
@@ -59,6 +60,14 @@ if (want('faults')) r.faults = await part('faults', () => runActorFaults({ round
 if (want('overload')) r.overload = await part('overload', () => runOverload({ notes: o.notes, agents: o.agents, log: say }));
 if (want('hostile')) r.hostile = await part('hostile', () => runHostile({ inputs: o.inputs, seed: o.seed, log: say }));
 if (want('disk')) r.diskClock = await part('disk', () => runDiskClock());
+
+const out = path.join(REPO, 'bench', 'results', process.argv.includes('--quick') ? 'chaos-quick.json' : 'chaos.json');
+// `--merge`: parts not run this time are taken from the last saved run (e.g. `--only=crash` then the rest)
+if (process.argv.includes('--merge') && existsSync(out)) {
+  const old = JSON.parse(readFileSync(out, 'utf8')) as Results;
+  for (const k of ['crash', 'faults', 'overload', 'hostile', 'diskClock'] as const) if (!r[k] && old[k]) (r as any)[k] = old[k];
+  for (const [k, v] of Object.entries(old.took ?? {})) r.took[k] ??= v;
+}
 
 const ms = (xs: number[] | undefined) => (xs && xs.length ? `${Math.round(median(xs))} / ${Math.round(Math.max(...xs))} ms` : '—');
 const rows: Array<[string, string]> = [];
@@ -113,7 +122,6 @@ const cpus = os.cpus().length;
 console.log(`\nmemvault chaos — ${new Date().toISOString()}, ${cpus} cores, load ${os.loadavg()[0]!.toFixed(1)}, seed ${o.seed}\n`);
 for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`);
 for (const p of problems.slice(0, 50)) console.log(`  ! ${p}`);
-const out = path.join(REPO, 'bench', 'results', process.argv.includes('--quick') ? 'chaos-quick.json' : 'chaos.json');
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), options: o, load: os.loadavg(), ...r, problems }, null, 2) + '\n');
 console.log(`\nsaved ${path.relative(REPO, out)}`);

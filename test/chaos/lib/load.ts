@@ -5,18 +5,9 @@ import path from 'node:path';
 import type { ProcessDaemon } from './daemon-process.js';
 import { sha256, withSum, type Ledger, type Outcome } from './ledger.js';
 import { gitBlob, type Model } from './model.js';
+import { rng } from '../../../bench/harness.js';
 
-/** mulberry32: a small seeded generator, so a failing cycle can be replayed with its seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng }; // seeded (mulberry32), so a failing cycle can be replayed with its seed
 
 export interface Corpus {
   files: { name: string; abs: string }[];

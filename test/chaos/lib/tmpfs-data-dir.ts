@@ -1,10 +1,11 @@
 // A data dir on its own small tmpfs (we run as root), with the embedding model symlinked in from a shared cache,
 // so a chaos test can fill that file system for real. Mount failures throw with a clear message: never a skip.
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
+import { mkdirSync, symlinkSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureUseLiteModelFile } from '../../../actors/embedder/use-lite/build-onnx.js';
+import { fillDisk } from './fill-disk.js';
 
 const SHARED_MODELS = path.join(os.tmpdir(), 'memvault-chaos-models');
 
@@ -44,26 +45,7 @@ export async function tmpfsDataDir(dir: string, sizeMiB = 64): Promise<TmpfsData
   let overlaid = false;
   const fs: TmpfsDataDir = {
     dir,
-    fill() {
-      const fd = openSync(filler, 'a');
-      let total = 0;
-      try {
-        for (const size of [1 << 20, 4096, 512]) {
-          const buf = Buffer.alloc(size, 1);
-          for (;;) {
-            try {
-              total += writeSync(fd, buf);
-            } catch (err) {
-              if ((err as NodeJS.ErrnoException).code === 'ENOSPC') break;
-              throw err;
-            }
-          }
-        }
-      } finally {
-        closeSync(fd);
-      }
-      return total;
-    },
+    fill: () => fillDisk(filler),
     free() {
       unlinkSync(filler);
     },
