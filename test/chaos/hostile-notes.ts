@@ -50,7 +50,9 @@ const huge = fc.tuple(fc.integer({ min: 1_000, max: 6_000 }), fc.boolean(), via)
 });
 
 // Language tags are only names to a YAML 1.2 parser: nothing is constructed or run, the note is ordinary text.
-const TAGS = ['fn: !!js/function "function () { process.exit(1) }"\n', 're: !!js/regexp /x/g\n', 'u: !!js/undefined ""\n', 'x: !!python/object/apply:os.system ["id"]\n', 'c: !custom bar\n', 'p: !<tag:evil,2024:x> y\n'];
+// keys with a hyphen, which `key` never generates: a random key equal to a tag's key would make a duplicate-key
+// note, rightly refused (the long run's seed 4242 found the generator doing exactly that with `u`)
+const TAGS = ['tag-fn: !!js/function "function () { process.exit(1) }"\n', 'tag-re: !!js/regexp /x/g\n', 'tag-u: !!js/undefined ""\n', 'tag-x: !!python/object/apply:os.system ["id"]\n', 'tag-c: !custom bar\n', 'tag-p: !<tag:evil,2024:x> y\n'];
 const tags = fc.tuple(pairs, fc.constantFrom(...TAGS), body, via).map(([ok, tag, b, v]) => writeProbe('frontmatter', 'language-specific YAML tag', `Inbox/fm ${n++}.md`, fm(ok + tag, b), v, 'ok'));
 
 const dupes = fc.tuple(key, scalar, scalar, body, via).map(([k, a, b2, b, v]) => writeProbe('frontmatter', 'duplicate key', `Inbox/fm ${n++}.md`, fm(`${k}: ${JSON.stringify(a)}\nother: 1\n${k}: ${JSON.stringify(b2)}\n`, b), v, 'invalid_content'));
