@@ -80,8 +80,10 @@ const slot = () => `Inbox/markdown ${n++ % 8}.md`;
 const words = fc.array(fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'note', 'vault', 'memory', 'x'), { minLength: 5, maxLength: 12 }).map((w) => `${w.join(' ')}.\n\n`);
 
 const nearMax = fc.tuple(words, fc.integer({ min: 0, max: 4_000 }), via).map(([para, slack, v]) => {
-  const text = para.repeat(Math.floor((MAX_WRITE_BYTES - slack) / para.length));
-  return writeProbe('markdown', `body of ${text.length} bytes, near writes.max_bytes`, slot(), `# Big\n\n${text}`, v, 'ok');
+  // the whole note counts, heading included (CI's random seed once built 200,005 bytes and expected them to fit)
+  const content = `# Big\n\n${para.repeat(Math.floor((MAX_WRITE_BYTES - slack) / para.length))}`;
+  const bytes = Buffer.byteLength(content, 'utf8');
+  return writeProbe('markdown', `note of ${bytes} bytes, near writes.max_bytes`, slot(), content, v, bytes <= MAX_WRITE_BYTES ? 'ok' : 'too_large');
 });
 const NESTERS = ['> ', '- ', '1. ', '> - ', '* ', '>'];
 const nestedLine = fc.tuple(fc.constantFrom(...NESTERS), fc.integer({ min: 1_000, max: 10_000 }), via).map(([u, k, v]) => writeProbe('markdown', `${JSON.stringify(u)} nested ${k} deep`, slot(), `${u.repeat(k)}deep\n`, v, 'ok'));

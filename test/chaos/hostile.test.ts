@@ -5,8 +5,9 @@ import { runHostile } from './hostile.js';
 
 t.test('10,000 hostile inputs: no escape from the vault, no crash, each refused with its reason', async (t) => {
   t.setTimeout(20 * 60_000); // ~3 min on a quiet machine; generous for a loaded one
-  const seed = process.env['HOSTILE_SEED'] ? Number(process.env['HOSTILE_SEED']) : undefined;
-  const r = await runHostile({ inputs: 10_000, ...(seed !== undefined ? { seed } : {}), log: (l) => t.comment(l) });
+  // CI runs one fixed seed, so a red run is a regression, not a draw; `make chaos` and HOSTILE_SEED explore others
+  const seed = process.env['HOSTILE_SEED'] ? Number(process.env['HOSTILE_SEED']) : 3;
+  const r = await runHostile({ inputs: 10_000, seed, log: (l) => t.comment(l) });
   t.comment(`seed ${r.seed}: ${r.tried} inputs in ${(r.ms / 1000).toFixed(1)} s (${((r.ms / r.tried) * 1000 / 1000).toFixed(2)} s per 1,000) — ${JSON.stringify(r.byCategory)}`);
   for (const p of r.problems) t.comment(p);
   t.ok(r.tried >= 10_000, `tried ${r.tried} inputs`);
