@@ -50,7 +50,7 @@ export async function writeWithRetry<T>(write: () => T, d: RetryDeps): Promise<T
   let delay = d.minMs ?? 100;
   let fault: StoreFault | null = null;
   let attempts = 0;
-  const started = Date.now();
+  const started = performance.now(); // a duration: monotonic, immune to clock jumps
   for (;;) {
     try {
       if (fault) d.reopen();
@@ -58,7 +58,7 @@ export async function writeWithRetry<T>(write: () => T, d: RetryDeps): Promise<T
       const was = d.board.get('storeState'); // also set by a start on a refusing disk, before any write
       if (was !== 0) {
         d.board.set('storeState', 0);
-        d.log.warn({ event: 'store_recovered', reason: STORE_STATES[was], attempts, waited_ms: Date.now() - started }, 'index writes go through again');
+        d.log.warn({ event: 'store_recovered', reason: STORE_STATES[was], attempts, waited_ms: Math.round(performance.now() - started) }, 'index writes go through again');
       }
       return out;
     } catch (err) {
