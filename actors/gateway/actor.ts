@@ -34,6 +34,8 @@ interface State {
   indexWaiter: IndexWaiter;
 }
 
+/** How long after listening the gateway loads the MCP SDK in the background (the first /mcp request loads it sooner). */
+const WARM_AFTER_MS = 1_000;
 let nextRequest = 1;
 let post: (m: MainMsg | GitMsg) => void = () => {};
 
@@ -135,6 +137,8 @@ runActor<GatewayMsg, MainMsg | GitMsg, State>(
     const addr = server.address();
     if (typeof addr === 'object' && addr) board.set('gatewayPort', addr.port);
     log.event('gateway_listening', { address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : String(addr) });
+    // the MCP half loads a moment after listening, so the first searches after a restart are not queued behind it
+    setTimeout(() => void tools.warm().catch((err: unknown) => log.error({ event: 'gateway_warm', err: String(err) }, 'loading the MCP SDK failed')), WARM_AFTER_MS).unref();
     return { server, view, waiting, reindexWaiting, writes, indexWaiter };
   },
 );

@@ -1,7 +1,6 @@
 // The tool gateway: the six agent tools (vault_read, vault_write, vault_list, vault_link, vault_undo_last,
 // memory_search) defined once — schema, annotations, handler — and served alike over MCP and HTTP JSON.
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import type { z } from 'zod';
 import type { ToolDeps } from './deps.js';
 import { LinkGraphCache, vaultLink } from './link-graph.js';
@@ -50,11 +49,24 @@ const SEARCH_DESCRIPTIONS: Record<string, string> = {
   filters: 'Narrow the search: path_prefix/folder, tags (all must match), since (epoch ms or ISO date), source_type',
 };
 
+type ToJsonSchema = (typeof import('@modelcontextprotocol/sdk/server/zod-json-schema-compat.js'))['toJsonSchemaCompat'];
+
+function describe(x: ToolDef<z.ZodTypeAny>, toJsonSchema: ToJsonSchema): Tool {
+  const schema = toJsonSchema(x.schema, { strictUnions: true, pipeStrategy: 'input' }) as Record<string, unknown>;
+  delete schema['$schema'];
+  if (x.name === 'memory_search') {
+    const props = (schema['properties'] ?? {}) as Record<string, Record<string, unknown>>;
+    for (const [k, text] of Object.entries(SEARCH_DESCRIPTIONS)) if (props[k]) props[k]['description'] ??= text;
+  }
+  return { name: x.name, title: x.title, description: x.description, inputSchema: schema as Tool['inputSchema'], annotations: x.annotations };
+}
+
 export class ToolGateway {
   readonly #d: ToolDeps;
   readonly #links: LinkGraphCache;
   readonly #defs: Map<ToolName, ToolDef<z.ZodTypeAny>>;
-  readonly #listed: Map<ToolName, Tool>;
+  /** The tools as listed (JSON schemas), built on first use: the schema converter is loaded only then. */
+  #listed: Promise<Map<ToolName, Tool>> | null = null;
 
   constructor(deps: ToolDeps) {
     this.#d = deps;
@@ -130,17 +142,22 @@ export class ToolGateway {
       }),
     ];
     this.#defs = new Map(defs.map((x) => [x.name, x as ToolDef<z.ZodTypeAny>]));
-    this.#listed = new Map(defs.map((x) => [x.name, this.#describe(x)]));
   }
 
-  #describe(x: ToolDef<z.ZodTypeAny>): Tool {
-    const schema = toJsonSchemaCompat(x.schema, { strictUnions: true, pipeStrategy: 'input' }) as Record<string, unknown>;
-    delete schema['$schema'];
-    if (x.name === 'memory_search') {
-      const props = (schema['properties'] ?? {}) as Record<string, Record<string, unknown>>;
-      for (const [k, text] of Object.entries(SEARCH_DESCRIPTIONS)) if (props[k]) props[k]['description'] ??= text;
-    }
-    return { name: x.name, title: x.title, description: x.description, inputSchema: schema as Tool['inputSchema'], annotations: x.annotations };
+  /**
+   * The tool listing, its JSON schemas converted once per incarnation. The converter (part of the MCP SDK, ~0.1–0.3 s
+   * to load) is imported here rather than at start, so a restarted gateway answers searches without waiting for it.
+   */
+  #listing(): Promise<Map<ToolName, Tool>> {
+    this.#listed ??= import('@modelcontextprotocol/sdk/server/zod-json-schema-compat.js').then(
+      ({ toJsonSchemaCompat }) => new Map([...this.#defs.values()].map((x) => [x.name, describe(x, toJsonSchemaCompat)])),
+    );
+    return this.#listed;
+  }
+
+  /** Loads the MCP half (schema converter, server, transport) in the background, once the gateway is serving. */
+  warm(): Promise<unknown> {
+    return Promise.all([this.#listing(), import('./mcp-http.js')]);
   }
 
   get metrics(): ToolDeps['metrics'] {
@@ -165,9 +182,10 @@ export class ToolGateway {
   }
 
   /** The tools on offer now: the write tools only while the write path is available. */
-  list(): Tool[] {
+  async list(): Promise<Tool[]> {
+    const listed = await this.#listing();
     const off = this.writesOff() !== null;
-    return [...this.#listed.values()].filter((t) => !(off && this.#defs.get(t.name as ToolName)?.writes));
+    return [...listed.values()].filter((t) => !(off && this.#defs.get(t.name as ToolName)?.writes));
   }
 
   known(name: string): name is ToolName {

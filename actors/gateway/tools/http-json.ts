@@ -4,7 +4,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ToolGateway } from './gateway.js';
 import { readJsonBody, sendJson } from './http-body.js';
-import { handleMcpRequest } from './mcp-http.js';
 import { httpStatus, sanitiseAgent, type ToolError } from './types.js';
 
 function fail(res: ServerResponse, e: ToolError, headers: Record<string, string> = {}): number {
@@ -28,7 +27,7 @@ export async function handleToolHttp(tools: ToolGateway, req: IncomingMessage, r
     }
     if (name === '') {
       if (req.method !== 'GET') return fail(res, { reason: 'bad_request', message: 'GET /v1/tools lists the tools; POST /v1/tools/<name> calls one' }, { allow: 'GET' });
-      sendJson(res, 200, { tools: tools.list(), writes: { available: tools.writesOff() === null, reason: tools.writesOff() } });
+      sendJson(res, 200, { tools: await tools.list(), writes: { available: tools.writesOff() === null, reason: tools.writesOff() } });
       return 200;
     }
     if (!tools.known(name)) return fail(res, { reason: 'not_found', message: `no tool named "${name}"; GET /v1/tools lists them` });
@@ -53,7 +52,8 @@ export async function handleToolHttp(tools: ToolGateway, req: IncomingMessage, r
  * Check the bearer token before calling.
  */
 export function routeTools(tools: ToolGateway, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<number> | null {
-  if (pathname === '/mcp') return handleMcpRequest(tools, req, res);
+  // the MCP SDK (~0.2–0.5 s to load) is imported on the first /mcp request or by ToolGateway.warm(), not at start
+  if (pathname === '/mcp') return import('./mcp-http.js').then((m) => m.handleMcpRequest(tools, req, res));
   if (pathname === '/v1/tools' || pathname.startsWith('/v1/tools/')) return handleToolHttp(tools, req, res, pathname);
   return null;
 }

@@ -18,7 +18,7 @@ export function toCallToolResult(o: ToolOutcome): CallToolResult {
 
 export function buildMcpServer(tools: ToolGateway, ctx: CallContext): Server {
   const server = new Server({ name: 'memvault', version: tools.version }, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.list() }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await tools.list() }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const name = req.params.name;
     if (!tools.known(name)) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"; tools/list shows the tools on offer`);
