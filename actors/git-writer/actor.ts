@@ -19,7 +19,7 @@ import { makeIgnore } from '../watcher/scan.js';
 import { VaultWriter } from '../vault-writer/vault-writer.js';
 import { removeStaleTemps } from '../vault-writer/atomic.js';
 import { GitRepo, STATE_DIR } from './git-repo.js';
-import { IntentJournal, intentFor, recoverIntent, type Intent } from './intent-journal.js';
+import { IntentJournal, intentFor, recoverIntents, type Intent } from './intent-journal.js';
 
 const { b, board, log } = boot();
 const cfg = b.config;
@@ -128,10 +128,11 @@ async function mutate(s: Extract<State, { kind: 'ready' }>, op: VaultOp, caller:
   }
 }
 
-async function applyAndCommit(s: Extract<State, { kind: 'ready' }>, op: VaultOp, caller: Caller, intent: Intent): Promise<MutationResult> {
+async function applyAndCommit(s: Extract<State, { kind: 'ready' }>, op: VaultOp, caller: Caller, intent0: Intent): Promise<MutationResult> {
   const started = performance.now();
+  let intent = intent0;
   await ensureRepo(s);
-  if (owed.length) await payOwed(s); // earlier writes git refused are recorded first, in order
+  if (journal.owed.length) await payOwed(s); // earlier writes git refused are recorded first, in order
   // a person's uncommitted edit of the same note is committed first, as theirs: neither text is lost
   const touched = opPaths(op).filter((p) => humanPending.has(p.normalize('NFC')));
   if (touched.length) {
@@ -143,13 +144,16 @@ async function applyAndCommit(s: Extract<State, { kind: 'ready' }>, op: VaultOp,
   phases.observe({ phase: 'file' }, (fileDone - started) / 1000);
   if (!applied.ok) return applied;
   // the frontmatter merge changed the bytes: the journal must know the hash the note really has
-  if (applied.contentHash !== null && !intent.hashes.includes(applied.contentHash)) await journalRecord({ ...intent, hashes: [...intent.hashes, applied.contentHash] });
+  if (applied.contentHash !== null && !intent.hashes.includes(applied.contentHash)) {
+    intent = { ...intent, hashes: [...intent.hashes, applied.contentHash] };
+    await journalRecord(intent);
+  }
   const meta: CommitMeta = { op: op.op, paths: applied.paths, agent: caller.agent, reason: caller.reason };
   const c = await s.repo.commit(applied.paths, meta);
   phases.observe({ phase: 'commit' }, (performance.now() - fileDone) / 1000);
   phases.observe({ phase: 'total' }, (performance.now() - started) / 1000);
   if (!c.ok && c.reason !== 'nothing_to_commit') {
-    owed.push({ paths: applied.paths, meta });
+    await journal.owe({ ...intent, paths: applied.paths });
     armOwed(s);
     // the writer's free-space check makes this rare (another program filled the disk in between)
     if (/No space left on device|Disk quota exceeded/i.test(c.message))
@@ -165,18 +169,19 @@ async function applyAndCommit(s: Extract<State, { kind: 'ready' }>, op: VaultOp,
 
 type CommitMeta = Parameters<GitRepo['commit']>[1];
 /**
- * Agent writes that reached the disk but not git (e.g. a stale .git/index.lock): committed as the agent's before
- * the next write, or by a retry timer (1 s doubling to 60 s) if none comes, so none stays uncommitted.
+ * Agent writes that reached the disk but not git (e.g. a stale .git/index.lock), kept in the journal (so a restart
+ * keeps them too): committed as the agent's before the next write, or by a retry timer (1 s doubling to 60 s) if
+ * none comes, so none stays uncommitted.
  */
-const owed: Array<{ paths: string[]; meta: CommitMeta }> = [];
+const owedMeta = (o: Intent): CommitMeta => ({ op: o.op, paths: o.paths, agent: o.agent, reason: o.reason });
 let owedTimer: NodeJS.Timeout | null = null;
 let owedRetryMs = 0;
 
 async function payOwed(s: Extract<State, { kind: 'ready' }>): Promise<void> {
-  for (let o = owed[0]; o; o = owed[0]) {
-    const c = await s.repo.commit(o.paths, o.meta);
+  for (let o = journal.owed[0]; o; o = journal.owed[0]) {
+    const c = await s.repo.commit(o.paths, owedMeta(o));
     if (!c.ok && c.reason !== 'nothing_to_commit') return armOwed(s);
-    owed.shift();
+    await journal.paid();
     if (c.ok) {
       commits.inc({ kind: 'agent' });
       notify({ type: 'main.committed', kind: 'agent', sha: c.sha, paths: o.paths });
@@ -224,8 +229,8 @@ async function commitHumanSlice(s: Extract<State, { kind: 'ready' }>): Promise<v
     if (slice.length > 0) {
       await ensureRepo(s);
       // an agent's write git refused earlier is the agent's, not a person's edit: record it first, as the agent
-      if (owed.length) await payOwed(s);
-      const agents = new Set(owed.flatMap((o) => o.paths.map((p) => p.normalize('NFC'))));
+      if (journal.owed.length) await payOwed(s);
+      const agents = new Set(journal.owed.flatMap((o) => o.paths.map((p) => p.normalize('NFC'))));
       const people = slice.filter((p) => !agents.has(p));
       if (people.length) await commitHuman(s.repo, people);
     }
@@ -304,13 +309,14 @@ runActor<GitMsg, GatewayMsg | WatcherMsg | MainMsg, State>(
     // a write cut short by a crash left its temp file (the note kept its old bytes): litter git would call untracked
     const stale = await removeStaleTemps(cfg.vault, ['.git', STATE_DIR]);
     if (stale.length) log.warn({ event: 'vault_stale_temps_removed', paths: stale }, 'removed temp files of writes a crash cut short');
-    // an agent's change the last run wrote but did not commit is the agent's, not the person's
-    const recovered = await recoverIntent(repo, journal);
-    if (recovered && 'sha' in recovered) {
-      commits.inc({ kind: 'agent' });
-      notify({ type: 'main.committed', kind: 'agent', sha: recovered.sha, paths: recovered.paths });
-      log.warn({ event: 'vault_intent_recovered', agent: recovered.agent, paths: recovered.paths, commit: recovered.sha }, 'committed an agent change the last run wrote but did not commit');
-    } else if (recovered) log.info({ event: 'vault_intent_recovered', skipped: recovered.skipped }, 'an unfinished agent change was not recorded as the agent’s');
+    // agents' changes the last run wrote but did not commit (cut off, or refused by git) are theirs, not the person's
+    for (const r of await recoverIntents(repo, journal)) {
+      if ('sha' in r) {
+        commits.inc({ kind: 'agent' });
+        notify({ type: 'main.committed', kind: 'agent', sha: r.sha, paths: r.paths });
+        log.warn({ event: 'vault_intent_recovered', agent: r.agent, paths: r.paths, commit: r.sha }, 'committed an agent change the last run wrote but did not commit');
+      } else log.info({ event: 'vault_intent_recovered', agent: r.agent, skipped: r.skipped }, 'an unfinished agent change was not recorded as the agent’s');
+    }
     // notes edited while the daemon was down are a person's edits: record them before any agent writes
     const dirty = (await repo.dirtyPaths()).filter((p) => !ignore(p, false));
     if (dirty.length) await commitHuman(repo, dirty);

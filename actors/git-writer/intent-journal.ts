@@ -66,15 +66,30 @@ export async function intentApplied(root: string, intent: Intent): Promise<boole
   return h !== null && intent.hashes.includes(h);
 }
 
+/** What the journal holds: the op being applied now, and agent writes on disk that git refused to commit (owed). */
+export interface JournalState {
+  intent: Intent | null;
+  owed: Intent[];
+}
+
+const isIntent = (i: unknown): i is Intent =>
+  typeof i === 'object' && i !== null && Array.isArray((i as Intent).paths) && Array.isArray((i as Intent).hashes) && typeof (i as Intent).agent === 'string';
+
 export class IntentJournal {
   readonly #file: string;
+  #owed: Intent[] = [];
 
   constructor(file: string) {
     this.#file = file;
   }
 
-  /** The intent left by a run that stopped before its commit, or null. */
-  async read(): Promise<Intent | null> {
+  /** Agent writes on disk whose commit git refused, oldest first: committed as their agents before anything else. */
+  get owed(): readonly Intent[] {
+    return this.#owed;
+  }
+
+  /** What a run that stopped left: its unfinished op and its owed writes; null when nothing. */
+  async read(): Promise<JournalState | null> {
     await mkdir(path.dirname(this.#file), { recursive: true }).catch(() => undefined);
     let text: string;
     try {
@@ -83,12 +98,17 @@ export class IntentJournal {
       return null;
     }
     if (text.trim() === '') return null;
+    let j: unknown;
     try {
-      const i = JSON.parse(text) as Intent;
-      return Array.isArray(i.paths) && Array.isArray(i.hashes) && typeof i.agent === 'string' ? i : null;
+      j = JSON.parse(text);
     } catch {
-      return null; // torn by the crash itself: the op had not started changing files (record() syncs first)
+      return null; // torn by the crash itself: the op had not started changing files (#write syncs first)
     }
+    if (isIntent(j)) return { intent: j, owed: [] }; // a single intent, as earlier versions wrote it
+    const st = j as Partial<JournalState> | null;
+    const intent = isIntent(st?.intent) ? st.intent : null;
+    const owed = Array.isArray(st?.owed) ? st.owed.filter(isIntent) : [];
+    return intent === null && owed.length === 0 ? null : { intent, owed };
   }
 
   /**
@@ -96,55 +116,87 @@ export class IntentJournal {
    * dir full or read-only), or null: the write goes ahead either way — a crash then leaves it to the person's commit.
    */
   async record(intent: Intent): Promise<string | null> {
+    const problem = await this.#write({ intent, owed: this.#owed });
+    if (problem !== null) await this.clear(); // a half-written intent must not be read back
+    return problem;
+  }
+
+  /**
+   * Forgets the current intent once its commit is made, owed or refused. Not synced: if a crash loses this, the
+   * next start finds the intent's notes already committed — clean, so nothing is attributed twice.
+   */
+  async clear(): Promise<void> {
+    if (this.#owed.length > 0) await this.#write({ intent: null, owed: this.#owed });
+    else await truncate(this.#file, 0).catch(() => undefined);
+  }
+
+  /** The write `intent` is on disk but git refused its commit: kept (durably) until paid, across restarts too. */
+  async owe(intent: Intent): Promise<void> {
+    this.#owed.push(intent);
+    await this.#write({ intent: null, owed: this.#owed });
+  }
+
+  /** The oldest owed write is committed. */
+  async paid(): Promise<void> {
+    this.#owed.shift();
+    await this.clear();
+  }
+
+  /** Forgets everything (at start, once recovered). */
+  async reset(): Promise<void> {
+    this.#owed = [];
+    await truncate(this.#file, 0).catch(() => undefined);
+  }
+
+  async #write(state: JournalState): Promise<string | null> {
     try {
       const fh = await open(this.#file, 'w');
       try {
-        await fh.writeFile(JSON.stringify(intent));
+        await fh.writeFile(JSON.stringify(state));
         await fh.datasync();
       } finally {
         await fh.close();
       }
       return null;
     } catch (err) {
-      await this.clear(); // a half-written intent must not be read back
       return `${(err as NodeJS.ErrnoException).code ?? 'error'}: ${(err as Error).message}`;
     }
   }
-
-  /**
-   * Forgets the intent once its commit is made (or the op refused). Not synced: if a crash loses this, the next
-   * start finds the intent's notes already committed — clean, so nothing is attributed twice.
-   */
-  async clear(): Promise<void> {
-    await truncate(this.#file, 0).catch(() => undefined);
-  }
 }
 
+export type Recovered = { sha: string; agent: string; paths: string[] } | { skipped: string; agent: string };
+
 /**
- * At start, before people's edits are committed: if the last run stopped between an agent's file change and its
- * commit, and the work tree shows exactly that change, commit it as that agent (with its trailers, so it can be
- * undone). Whatever else is dirty stays for the person's commit. Clears the journal either way.
+ * At start, before people's edits are committed: agent writes the last run left on disk but not in git — owed ones
+ * (git refused their commit) and one cut off between its file change and its commit — whose notes still hold
+ * exactly what the agent wrote are committed as that agent (with trailers, so they can be undone), oldest first.
+ * Whatever else is dirty stays for the person's commit. Clears the journal.
  */
-export async function recoverIntent(
-  repo: GitRepo,
-  journal: IntentJournal,
-): Promise<{ sha: string; agent: string; paths: string[] } | { skipped: string } | null> {
-  const intent = await journal.read();
-  if (intent === null) return null;
+export async function recoverIntents(repo: GitRepo, journal: IntentJournal): Promise<Recovered[]> {
+  const left = await journal.read();
+  if (left === null) return [];
+  const out: Recovered[] = [];
   try {
-    const dirty = new Set(await repo.dirtyPaths());
-    const paths = intent.paths.filter((p) => dirty.has(p));
-    if (paths.length === 0) return { skipped: 'its notes were committed before the stop' };
-    if (!(await intentApplied(repo.root, intent))) return { skipped: 'the notes no longer hold what the agent wrote' };
-    const c = await repo.commit(paths, {
-      op: intent.op,
-      paths: intent.paths,
-      agent: intent.agent,
-      ...(intent.reason !== undefined ? { reason: intent.reason } : {}),
-      note: 'Recorded at start: memvault stopped after writing this change and before committing it.',
-    });
-    return c.ok ? { sha: c.sha, agent: intent.agent, paths } : { skipped: c.message };
+    const todo = [...left.owed.map((i) => ({ i, note: 'Recorded at start: git refused this commit before memvault stopped.' })),
+      ...(left.intent ? [{ i: left.intent, note: 'Recorded at start: memvault stopped after writing this change and before committing it.' }] : [])];
+    for (const { i: intent, note } of todo) {
+      const dirty = new Set(await repo.dirtyPaths());
+      const paths = intent.paths.filter((p) => dirty.has(p));
+      if (paths.length === 0) out.push({ skipped: 'its notes were committed before the stop', agent: intent.agent });
+      else if (!(await intentApplied(repo.root, intent))) out.push({ skipped: 'the notes no longer hold what the agent wrote', agent: intent.agent });
+      else {
+        const c = await repo.commit(paths, {
+          op: intent.op,
+          paths: intent.paths,
+          agent: intent.agent,
+          ...(intent.reason !== undefined ? { reason: intent.reason } : {}),
+          note,
+        });
+        out.push(c.ok ? { sha: c.sha, agent: intent.agent, paths } : { skipped: c.message, agent: intent.agent });
+      }
+    }
+    return out;
   } finally {
-    await journal.clear();
+    await journal.reset();
   }
 }

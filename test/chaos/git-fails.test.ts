@@ -52,3 +52,32 @@ t.test('a write while git cannot commit is refused as retryable and committed af
   t.equal(git(v.dir, 'status', '--porcelain', '--', 'Inbox').trim(), '', 'nothing left uncommitted');
   t.match(git(v.dir, 'log', '-1', '--format=%B', '--', 'Inbox/during.md'), /Memvault-Agent: chaos-bot/, "recorded as the agent's write, not a person's");
 });
+
+t.test('a write git refused is still committed as its agent after a restart', { timeout: 120_000 }, async (t) => {
+  const v = makeVault({ 'Notes/keep.md': '# Keep\n\nAn existing note.\n' });
+  t.teardown(() => v.cleanup());
+  const cfg = testConfig(v.dir, 'writes:\n  human_quiet_ms: 50\n');
+  let d = await startDaemon(cfg);
+  await d.daemon.whenCaughtUp();
+
+  const lock = path.join(v.dir, '.git', 'index.lock');
+  writeFileSync(lock, '');
+  const failed = await vaultWrite(d, { path: 'Inbox/owed.md', content: '# Owed\n\nWritten while git was locked: quince.\n', reason: 'chaos' });
+  t.equal(failed.body.error?.reason, 'unavailable', 'refused as retryable, the note on disk');
+  await d.stop(); // the daemon stops still owing the commit (the lock outlived it)
+  rmSync(lock);
+
+  d = await startDaemon(cfg);
+  t.teardown(() => d.stop());
+  await d.daemon.whenCaughtUp();
+  t.equal(git(v.dir, 'status', '--porcelain').trim(), '', 'nothing left uncommitted after the start');
+  const msg = git(v.dir, 'log', '-1', '--format=%B', '--', 'Inbox/owed.md');
+  t.match(msg, /Memvault-Agent: chaos-bot/, "recorded as the agent's write, not swept up as the person's");
+  t.match(msg, /git refused this commit/, 'and says how it was recorded');
+  const undo = await fetch(`${d.url}/v1/tools/vault_undo_last`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${d.token}`, 'content-type': 'application/json', 'x-memvault-agent': 'chaos-bot' },
+    body: JSON.stringify({ only_mine: true }),
+  });
+  t.same(((await undo.json()) as { paths?: string[] }).paths, ['Inbox/owed.md'], 'the agent can undo it');
+});
