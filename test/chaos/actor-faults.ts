@@ -1,10 +1,9 @@
 // Actor faults (issue 4, part 2): throw / exit / hang injected into every actor kind of an in-process daemon while
 // notes are queued; checks restarts, escalation, backoff and that no queued note is lost; times fault → serving.
 import { execFileSync } from 'node:child_process';
-import { allZero, indexConsistency, makeVault, startDaemon, testConfig, type Running, type TestVault } from '../helpers/daemon.js';
+import { allZero, indexConsistency, makeVault, nextEvent, startDaemon, testConfig, within, type Running, type TestVault } from '../helpers/daemon.js';
 import type { ActorFault } from '../../messages/actor.js';
 import { destinationOf } from '../../messages/index.js';
-import type { SupervisorEvent } from '../../supervisors/events.js';
 
 export interface FaultSample {
   actor: string;
@@ -39,27 +38,6 @@ const FAULTS: ActorFault[] = ['throw', 'exit', 'hang'];
 const STALL_MS = 2_000; // the embedder gets twice this
 const WAIT_MS = 60_000;
 const now = (): number => performance.now();
-
-/** Rejects with `what` after `ms`: a wait in a chaos run must end in a problem, never hang the run. */
-function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
-  return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** Resolves with the first supervisor event matching `pred` from now on. */
-function nextEvent<E extends SupervisorEvent>(d: Running, pred: (e: SupervisorEvent) => e is E): Promise<E>;
-function nextEvent(d: Running, pred: (e: SupervisorEvent) => boolean): Promise<SupervisorEvent>;
-function nextEvent(d: Running, pred: (e: SupervisorEvent) => boolean): Promise<SupervisorEvent> {
-  return new Promise((resolve) => {
-    const off = d.daemon.onSupervisor((e) => {
-      if (pred(e)) {
-        off();
-        resolve(e);
-      }
-    });
-  });
-}
 
 function note(tag: string): string {
   return `# ${tag}\n\nA note written during the ${tag} fault mentions the beacon ${tag}.\n\n## More\n\nA second section for ${tag}.\n`;
@@ -127,7 +105,7 @@ async function faultCycle(b: Bench, actor: Actor, fault: ActorFault, tag: string
   await within(d.daemon.whenCaughtUp(), WAIT_MS, `${tag}: catch-up before the fault`);
   report.faults++;
 
-  const exited = nextEvent(d, (e) => e.type === 'supervisor.child_exited' && e.child === actor && !e.expected);
+  const exited = nextEvent(d.daemon, (e) => e.type === 'supervisor.child_exited' && e.child === actor && !e.expected);
   // the cycle waits for every child restarted with the actor (rest_for_one takes those after it along)
   const started = new Map<string, number>();
   let delayMs = 0;
@@ -216,11 +194,11 @@ async function escalation(report: ActorFaultReport): Promise<void> {
     const offDelays = d.daemon.onSupervisor((e) => {
       if (e.type === 'supervisor.child_restarted' && e.child === 'chunker') delays.push(e.delayMs);
     });
-    const escalated = nextEvent(d, (e) => e.type === 'supervisor.escalated' && e.supervisor === 'ingest');
-    const ingestBack = nextEvent(d, (e) => e.type === 'supervisor.child_restarted' && e.supervisor === 'root' && e.child === 'ingest');
+    const escalated = nextEvent(d.daemon, (e) => e.type === 'supervisor.escalated' && e.supervisor === 'ingest');
+    const ingestBack = nextEvent(d.daemon, (e) => e.type === 'supervisor.child_restarted' && e.supervisor === 'root' && e.child === 'ingest');
     for (let i = 0; i < 3; i++) {
       report.faults++;
-      const back = nextEvent(d, (e) => e.type === 'supervisor.child_started' && e.child === 'chunker');
+      const back = nextEvent(d.daemon, (e) => e.type === 'supervisor.child_started' && e.child === 'chunker');
       b.write(`escalate${i}`);
       d.daemon.handles.chunker!.fault('exit');
       await within(back, WAIT_MS, `escalation: the chunker to start again after fault ${i + 1}`);

@@ -1,29 +1,14 @@
 // Git failing for real (a stale .git/index.lock): a write answers a retryable `unavailable`, and once the lock is
 // gone the next write commits and the earlier note is committed too — nothing stays uncommitted.
-import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { makeVault, startDaemon, testConfig, type Running } from '../helpers/daemon.js';
+import { git, makeVault, startDaemon, testConfig, type Running, daemonOn } from '../helpers/daemon.js';
 
-const git = (dir: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
-
-async function vaultWrite(d: Running, body: Record<string, unknown>): Promise<{ status: number; retryAfter: string | null; body: any }> {
-  const r = await fetch(`${d.url}/v1/tools/vault_write`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${d.token}`, 'content-type': 'application/json', 'x-memvault-agent': 'chaos-bot' },
-    body: JSON.stringify(body),
-  });
-  return { status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.json() };
-}
+const vaultWrite = (d: Running, args: Record<string, unknown>) => d.tool('vault_write', args, 'chaos-bot');
 
 t.test('a write while git cannot commit is refused as retryable and committed after recovery', { timeout: 120_000 }, async (t) => {
-  const v = makeVault({ 'Notes/keep.md': '# Keep\n\nAn existing note.\n' });
-  t.teardown(() => v.cleanup());
-  const d = await startDaemon(testConfig(v.dir, 'writes:\n  human_quiet_ms: 50\n'));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { v, d } = await daemonOn(t, { 'Notes/keep.md': '# Keep\n\nAn existing note.\n' }, 'writes:\n  human_quiet_ms: 50\n');
   const head0 = git(v.dir, 'rev-parse', 'HEAD').trim();
 
   const lock = path.join(v.dir, '.git', 'index.lock');
@@ -74,10 +59,6 @@ t.test('a write git refused is still committed as its agent after a restart', { 
   const msg = git(v.dir, 'log', '-1', '--format=%B', '--', 'Inbox/owed.md');
   t.match(msg, /Memvault-Agent: chaos-bot/, "recorded as the agent's write, not swept up as the person's");
   t.match(msg, /git refused this commit/, 'and says how it was recorded');
-  const undo = await fetch(`${d.url}/v1/tools/vault_undo_last`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${d.token}`, 'content-type': 'application/json', 'x-memvault-agent': 'chaos-bot' },
-    body: JSON.stringify({ only_mine: true }),
-  });
-  t.same(((await undo.json()) as { paths?: string[] }).paths, ['Inbox/owed.md'], 'the agent can undo it');
+  const undo = await d.tool('vault_undo_last', { only_mine: true }, 'chaos-bot');
+  t.same(undo.body.paths, ['Inbox/owed.md'], 'the agent can undo it');
 });

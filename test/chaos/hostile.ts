@@ -11,14 +11,8 @@ import { runPaths } from './hostile-run-paths.js';
 import { runProbes } from './hostile-run-probes.js';
 import { makeSandbox } from './hostile-sandbox.js';
 
-export interface HostileReport {
-  tried: number;
-  byCategory: Record<string, number>;
-  escaped: number;
-  crashed: number;
-  wrongReason: number;
-  /** Up to ~20 examples of anything wrong, each naming the input. */
-  problems: string[];
+/** The tally (its `problems`: up to ~20 examples of anything wrong, each naming the input), and how to re-run it. */
+export interface HostileReport extends Tally {
   /** Re-run with this seed to get the same inputs. */
   seed: number;
   ms: number;

@@ -1,10 +1,9 @@
 // Overload run (issue 4, part 3): bulk-drop `notes` files into a live daemon while agents search and write, and
 // report peak memory, peak mailboxes, search and write latency, and whether anything was lost or left unbounded.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO, allZero, indexConsistency, makeVault, testConfig } from '../helpers/daemon.js';
+import { REPO, allZero, indexConsistency, makeVault, testConfig, git } from '../helpers/daemon.js';
 import { IndexReader } from '../../actors/store-writer/index-reader.js';
 import { openIndex } from '../../actors/store-writer/schema.js';
 import { SOURCE_VAULT } from '../../actors/store-writer/apply.js';
@@ -47,8 +46,6 @@ export const MAILBOX_BOUNDS: Record<string, number> = {
 
 const CORPORA = path.resolve(REPO, '../shared/corpora');
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-const git = (dir: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd: dir, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
 
 function countNotes(dir: string): number {
   let n = 0;

@@ -1,10 +1,9 @@
 // A full data disk stalls indexing but loses nothing: the store keeps the work and says why in /v1/status,
 // searches keep answering, and once space is freed every queued note is indexed.
-import path from 'node:path';
 import t from 'tap';
-import { allZero, indexConsistency, makeVault, type Running, startDaemon, testConfig } from '../helpers/daemon.js';
+import { allZero, indexConsistency } from '../helpers/daemon.js';
 import { until } from './lib/daemon-process.js';
-import { tmpfsDataDir } from './lib/tmpfs-data-dir.js';
+import { tmpfsDaemon } from './lib/tmpfs-data-dir.js';
 
 const STALL_MS = 1_000;
 
@@ -15,19 +14,7 @@ function note(tag: string, i: number): string {
 }
 
 t.test('a full disk holds indexing back without losing queued notes', { timeout: 180_000 }, async (t) => {
-  const v = makeVault({ 'Inbox/base-0.md': note('base', 0), 'Inbox/base-1.md': note('base', 1) });
-  const data = await tmpfsDataDir(path.join(path.dirname(v.dir), 'data'));
-  const cfg = testConfig(v.dir, `supervisor:\n  stall_ms: ${STALL_MS}\n`, { logLevel: 'warn' });
-  let d: Running | undefined;
-  t.teardown(async () => {
-    try {
-      await d?.stop();
-    } finally {
-      data.umount(); // a mount left behind would outlive the test run
-      v.cleanup();
-    }
-  });
-  d = await startDaemon(cfg);
+  const { v, data, d } = await tmpfsDaemon(t, { 'Inbox/base-0.md': note('base', 0), 'Inbox/base-1.md': note('base', 1) }, `supervisor:\n  stall_ms: ${STALL_MS}\n`);
   const storeExits: unknown[] = [];
   d.daemon.onSupervisor((e) => {
     if (e.type === 'supervisor.child_exited' && e.child === 'store') storeExits.push(e.exit);
@@ -60,6 +47,6 @@ t.test('a full disk holds indexing back without losing queued notes', { timeout:
   t.equal(after.vectors, after.chunks, 'every chunk has its vector');
   const r = await d.search(`fullword${N - 1}`, { mode: 'bm25', k: 1 });
   t.equal(r.results[0]?.path, `Inbox/full-${N - 1}.md`, 'the last note is searchable');
-  t.ok(allZero(await indexConsistency(cfg.data_dir)), 'index tables agree');
+  t.ok(allZero(await indexConsistency(d.cfg.data_dir)), 'index tables agree');
   t.same(storeExits, [], 'the store writer never crashed, stalled or dropped a message');
 });

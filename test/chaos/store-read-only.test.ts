@@ -1,28 +1,15 @@
 // A read-only data disk stalls indexing but loses nothing: a store writer restarted onto it keeps queued notes,
 // says `read_only` in /v1/status while searches answer, and indexes them all once the disk is writable again.
-import path from 'node:path';
 import t from 'tap';
-import { allZero, indexConsistency, makeVault, type Running, nextRestart, startDaemon, testConfig } from '../helpers/daemon.js';
+import { allZero, indexConsistency, nextRestart } from '../helpers/daemon.js';
 import { until } from './lib/daemon-process.js';
-import { tmpfsDataDir } from './lib/tmpfs-data-dir.js';
+import { tmpfsDaemon } from './lib/tmpfs-data-dir.js';
 
 const STALL_MS = 1_000;
 const note = (tag: string) => `# ${tag}\n\nThe ${tag} note mentions lighthouse keeper ${tag}word.\n`;
 
 t.test('a read-only data disk holds indexing back without losing queued notes', { timeout: 90_000 }, async (t) => {
-  const v = makeVault({ 'Inbox/base.md': note('base') });
-  const data = await tmpfsDataDir(path.join(path.dirname(v.dir), 'data'));
-  const cfg = testConfig(v.dir, `supervisor:\n  stall_ms: ${STALL_MS}\n`, { logLevel: 'warn' });
-  let d: Running | undefined;
-  t.teardown(async () => {
-    try {
-      await d?.stop();
-    } finally {
-      data.umount(); // a mount left behind would outlive the test run
-      v.cleanup();
-    }
-  });
-  d = await startDaemon(cfg);
+  const { v, data, d } = await tmpfsDaemon(t, { 'Inbox/base.md': note('base') }, `supervisor:\n  stall_ms: ${STALL_MS}\n`);
   await d.daemon.whenCaughtUp();
   const status = async () => (await d.api('GET', '/v1/status')).body.index;
 
@@ -55,6 +42,6 @@ t.test('a read-only data disk holds indexing back without losing queued notes', 
   t.same(after.store, { state: 'ok', reason: null }, 'the degraded state clears');
   t.equal(after.documents, 1 + N, 'every note queued while the disk was read-only is indexed');
   t.equal((await d.search(`ro${N - 1}word`, { mode: 'bm25', k: 1 })).results[0]?.path, `Inbox/ro-${N - 1}.md`);
-  t.ok(allZero(await indexConsistency(cfg.data_dir)), 'index tables agree');
+  t.ok(allZero(await indexConsistency(d.cfg.data_dir)), 'index tables agree');
   t.same(storeExits, [], 'the store writer never crashed, stalled or dropped a message while it waited');
 });

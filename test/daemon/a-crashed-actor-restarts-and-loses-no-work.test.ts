@@ -1,6 +1,6 @@
 // Each actor kind, crashed while it holds work, is restarted by its supervisor and the work still completes.
 import t from 'tap';
-import { allZero, indexConsistency, makeVault, nextRestart, startDaemon, testConfig } from '../helpers/daemon.js';
+import { allZero, indexConsistency, makeVault, nextRestart, startDaemon, testConfig, daemonOn } from '../helpers/daemon.js';
 import { destinationOf } from '../../messages/index.js';
 
 function notes(n: number, tag: string): Record<string, string> {
@@ -43,11 +43,7 @@ for (const actor of ['store', 'embedder', 'chunker', 'watcher'] as const) {
 }
 
 t.test('the gateway crashes and serves again after its restart', async (t) => {
-  const v = makeVault(notes(3, 'gw'));
-  t.teardown(() => v.cleanup());
-  const d = await startDaemon(testConfig(v.dir));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { v, d } = await daemonOn(t, notes(3, 'gw'));
   const restarted = nextRestart(d.daemon, 'gateway');
   await d.daemon.handles.gateway!.crash('test: injected crash');
   await restarted;

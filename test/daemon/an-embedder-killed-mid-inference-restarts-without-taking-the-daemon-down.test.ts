@@ -1,14 +1,10 @@
 // onnxruntime-node aborts the whole process when a thread dies inside `session.run`. The embedding pools belong to
 // main, so killing the embedder actor while its batches are in the model restarts the actor and nothing else.
 import t from 'tap';
-import { allZero, indexConsistency, makeVault, nextRestart, startDaemon, testConfig } from '../helpers/daemon.js';
+import { allZero, indexConsistency, nextRestart, daemonOn } from '../helpers/daemon.js';
 
 t.test('the embedder is killed three times while batches are in the model; the daemon lives and indexes all', async (t) => {
-  const v = makeVault({});
-  t.teardown(() => v.cleanup());
-  const d = await startDaemon(testConfig(v.dir));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { v, d } = await daemonOn(t, {});
   const n = 150;
   for (let i = 0; i < n; i++)
     v.write(`Inbox/n${i}.md`, `# Note ${i}\n\n${`Sentence ${i} about lighthouses, keepers and the storms they sat out. `.repeat(30)}\n`);

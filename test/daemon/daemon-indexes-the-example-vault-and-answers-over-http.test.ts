@@ -1,13 +1,9 @@
 // The daemon indexes the bundled example vault and answers status, search and metrics over HTTP with a token.
 import t from 'tap';
-import { makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
+import { daemonOn } from '../helpers/daemon.js';
 
 t.test('the example vault is indexed and searchable over HTTP', async (t) => {
-  const v = makeVault({}, { copyExample: true });
-  t.teardown(() => v.cleanup());
-  const d = await startDaemon(testConfig(v.dir));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { d } = await daemonOn(t, {}, '', { copyExample: true });
 
   const status = await d.api('GET', '/v1/status');
   t.equal(status.status, 200);
@@ -35,11 +31,7 @@ t.test('the example vault is indexed and searchable over HTTP', async (t) => {
 });
 
 t.test('every /v1 route needs the bearer token; healthz and metrics do not', async (t) => {
-  const v = makeVault({ 'Inbox/a.md': '# A\n\nalpha beta gamma\n' });
-  t.teardown(() => v.cleanup());
-  const d = await startDaemon(testConfig(v.dir));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { d } = await daemonOn(t, { 'Inbox/a.md': '# A\n\nalpha beta gamma\n' });
 
   t.equal((await d.api('GET', '/v1/status', undefined, null)).status, 401, 'no token');
   const wrong = await d.api('POST', '/v1/search', { query: 'x' }, 'not-the-token');

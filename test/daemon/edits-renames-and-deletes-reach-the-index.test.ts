@@ -2,17 +2,13 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { allZero, indexConsistency, makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
+import { allZero, indexConsistency, daemonOn } from '../helpers/daemon.js';
 
 const A = '# Garden\n\nThe tomatoes need staking before the storm on Friday.\n';
 const B = '# Harbor log\n\nThe ferry schedule changes in winter; the last boat leaves at nine.\n\n## Crew\n\nMarta runs the morning shift.\n';
 
 t.test('edits, atomic saves, renames and deletes are reflected in search', async (t) => {
-  const v = makeVault({ 'Inbox/garden.md': A, 'Projects/harbor.md': B });
-  t.teardown(() => v.cleanup());
-  const d = await startDaemon(testConfig(v.dir));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { v, d } = await daemonOn(t, { 'Inbox/garden.md': A, 'Projects/harbor.md': B });
   const paths = (r: { results: Array<{ path: string }> }) => r.results.map((h) => h.path);
 
   // a plain edit

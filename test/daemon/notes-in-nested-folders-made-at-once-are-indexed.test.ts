@@ -3,17 +3,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
-
-const within = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
-  Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`not indexed within ${ms} ms: ${what}`)), ms).unref())]);
+import { within, daemonOn } from '../helpers/daemon.js';
 
 t.test('notes saved into freshly made nested folders, at once and later, are all indexed', async (t) => {
-  const v = makeVault({ 'Projects/Atlas.md': '# Atlas\n\nthe first note\n' });
-  t.teardown(() => v.cleanup());
-  const d = await startDaemon(testConfig(v.dir));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { v, d } = await daemonOn(t, { 'Projects/Atlas.md': '# Atlas\n\nthe first note\n' });
 
   const chains = 12;
   const deep = (i: number) => `Drop/chain-${i}/a/b`;

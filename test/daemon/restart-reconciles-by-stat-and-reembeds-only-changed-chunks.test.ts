@@ -3,7 +3,7 @@
 import { rmSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { allZero, indexConsistency, makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
+import { allZero, indexConsistency, makeVault, startDaemon, testConfig, daemonOn } from '../helpers/daemon.js';
 
 const long = (topic: string) =>
   `# ${topic}\n\n` +
@@ -51,11 +51,7 @@ t.test('changes made while the daemon was down are reconciled at boot, renames w
 });
 
 t.test('an edit re-embeds only the chunks whose text changed', async (t) => {
-  const v = makeVault({ 'Projects/alpha.md': long('alpha') });
-  t.teardown(() => v.cleanup());
-  const d = await startDaemon(testConfig(v.dir));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { v, d } = await daemonOn(t, { 'Projects/alpha.md': long('alpha') });
   const metric = async (name: string) => {
     const text = String((await d.api('GET', '/metrics')).body);
     return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);

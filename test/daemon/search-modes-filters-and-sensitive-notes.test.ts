@@ -1,19 +1,15 @@
 // Search modes and filters over HTTP: partial keyword matches rank, paraphrases are found by vectors, filters
 // narrow, and sensitive notes stay out unless asked for — every result saying whether it is sensitive.
 import t from 'tap';
-import { makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
+import { daemonOn } from '../helpers/daemon.js';
 
 t.test('modes, filters and sensitive exclusion', async (t) => {
-  const v = makeVault({
+  const { d } = await daemonOn(t, {
     'Projects/boat.md': '---\ntags: [sailing, repairs]\n---\n# Boat\n\nThe sailboat hull needs new varnish before launch.\n',
     'Projects/car.md': '---\ntags: [repairs]\n---\n# Car\n\nThe car brakes squeal; replace the pads and check the varnish on the dashboard.\n',
     'People/ines.md': '---\nsensitive: true\n---\n# Ines\n\nInes shared her varnish allergy and her home address.\n',
     'Daily/2026-11-20.md': '# Friday\n\nWent to the dentist; the tooth filling is done.\n',
   });
-  t.teardown(() => v.cleanup());
-  const d = await startDaemon(testConfig(v.dir));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
   const paths = (r: { results: Array<{ path: string }> }) => r.results.map((h) => h.path);
 
   const some = await d.search('sailboat varnish launch brakes', { mode: 'bm25', k: 5 });

@@ -1,20 +1,13 @@
 // A person dropping thousands of notes is committed a slice at a time: one commit of a 10,000-note drop held every
 // agent write for ~17 s (issue 4, overload). An agent write made meanwhile lands between slices, not after them all.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
+import { git, daemonOn } from '../helpers/daemon.js';
 
-const git = (dir: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
 
 t.test('a 1,200-note drop becomes slices of at most 500, and an agent write goes in between', async (t) => {
-  const v = makeVault({ 'Projects/Atlas.md': '# Atlas\n\nthe first note\n' });
-  t.teardown(() => v.cleanup());
-  const d = await startDaemon(testConfig(v.dir, 'writes:\n  human_quiet_ms: 200\n'));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { v, d } = await daemonOn(t, { 'Projects/Atlas.md': '# Atlas\n\nthe first note\n' }, 'writes:\n  human_quiet_ms: 200\n');
 
   const n = 1_200;
   const human: string[][] = [];

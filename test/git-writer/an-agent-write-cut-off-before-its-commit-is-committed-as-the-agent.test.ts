@@ -1,26 +1,16 @@
 // kill -9 between an agent's file write and its commit used to leave the note to the start-up sweep, committed as
 // the PERSON, so the agent could not undo it. The intent journal records the op first; the next start commits a
 // change that matches it as the agent (and anything else as the person).
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { IntentJournal, intentFor } from '../../actors/git-writer/intent-journal.js';
-import { makeVault, startDaemon, testConfig, type Running } from '../helpers/daemon.js';
+import { git, makeVault, startDaemon, testConfig, type Running } from '../helpers/daemon.js';
 
-const git = (dir: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
 const lastCommitOf = (dir: string, rel: string) =>
   git(dir, 'log', '-1', '--format=%an|%(trailers:key=Memvault-Agent,valueonly,separator=%x2C)|%(trailers:key=Memvault-Op,valueonly,separator=%x2C)', 'HEAD', '--', rel).trim();
 
-async function undo(d: Running, agent: string): Promise<{ status: number; body: any }> {
-  const r = await fetch(`${d.url}/v1/tools/vault_undo_last`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${d.token}`, 'content-type': 'application/json', 'x-memvault-agent': agent },
-    body: JSON.stringify({ only_mine: true }),
-  });
-  return { status: r.status, body: await r.json() };
-}
+const undo = (d: Running, agent: string) => d.tool('vault_undo_last', { only_mine: true }, agent);
 
 t.test('a write on disk but not committed at the crash is committed as its agent, who can undo it', { timeout: 120_000 }, async (t) => {
   const v = makeVault({ 'Inbox/old.md': '# Old\n\nbefore the crash\n' });

@@ -1,13 +1,10 @@
 // A write killed between creating its temp file and renaming it over the note leaves `.<name>.<hex>.tmp` behind:
 // the git writer removes such litter when it starts (found by the kill -9 crash cycles), and nothing else.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
+import { git, makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
 
-const git = (dir: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
 
 t.test('temp files of atomic writes cut short by a crash are gone after start; notes and look-alikes stay', { timeout: 120_000 }, async (t) => {
   const v = makeVault({ 'Inbox/a.md': '# A\n\nthe note as it was before the crash\n' });

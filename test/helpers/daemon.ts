@@ -1,4 +1,5 @@
 // Test harness: a real daemon (real worker threads, SQLite file, model, watched folder) on a temp vault.
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../../config/load.js';
 import { makeLogger } from '../../actors/common/log.js';
 import { Daemon } from '../../supervisors/daemon.js';
+import type { SupervisorEvent } from '../../supervisors/events.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const EXAMPLE_VAULT = path.join(REPO, 'examples/vault');
@@ -55,9 +57,45 @@ export interface Running {
   cfg: Config;
   url: string;
   token: string;
-  api<T = any>(method: 'GET' | 'POST', route: string, body?: unknown, token?: string | null): Promise<{ status: number; body: T }>;
+  api<T = any>(method: 'GET' | 'POST', route: string, body?: unknown, token?: string | null): Promise<HttpAnswer<T>>;
+  /** POST /v1/tools/<name> as `agent` (X-Memvault-Agent). */
+  tool<T = any>(name: string, args: Record<string, unknown>, agent?: string): Promise<HttpAnswer<T>>;
   search(query: string, extra?: Record<string, unknown>): Promise<any>;
   stop(): Promise<void>;
+}
+
+export interface HttpAnswer<T = any> {
+  status: number;
+  retryAfter: string | null;
+  /** The JSON body, or the text when it is not JSON (metrics). */
+  body: T;
+}
+
+/** One HTTP request to a daemon: a JSON body out, JSON (or text) back; `token: null` sends no Authorization. */
+export async function httpCall<T = any>(
+  url: string,
+  method: 'GET' | 'POST',
+  route: string,
+  body: unknown,
+  opts: { token: string | null; agent?: string; timeoutMs?: number },
+): Promise<HttpAnswer<T>> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (opts.token !== null) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.agent !== undefined) headers['x-memvault-agent'] = opts.agent;
+  const r = await fetch(`${url}${route}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    ...(opts.timeoutMs !== undefined ? { signal: AbortSignal.timeout(opts.timeoutMs) } : {}),
+  });
+  const text = await r.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* metrics are text */
+  }
+  return { status: r.status, retryAfter: r.headers.get('retry-after'), body: parsed as T };
 }
 
 export async function startDaemon(cfg: Config, mode: 'serve' | 'oneshot' = 'serve'): Promise<Running> {
@@ -65,25 +103,14 @@ export async function startDaemon(cfg: Config, mode: 'serve' | 'oneshot' = 'serv
   await daemon.start();
   const url = `http://127.0.0.1:${daemon.board.get('gatewayPort')}`;
   const token = readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim();
-  const api = async <T>(method: 'GET' | 'POST', route: string, body?: unknown, tok: string | null = token) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (tok !== null) headers.authorization = `Bearer ${tok}`;
-    const r = await fetch(`${url}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await r.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* metrics are text */
-    }
-    return { status: r.status, body: parsed as T };
-  };
+  const api = <T>(method: 'GET' | 'POST', route: string, body?: unknown, tok: string | null = token) => httpCall<T>(url, method, route, body, { token: tok });
   return {
     daemon,
     cfg,
     url,
     token,
     api,
+    tool: (name, args, agent) => httpCall(url, 'POST', `/v1/tools/${name}`, args, { token, ...(agent !== undefined ? { agent } : {}) }),
     async search(query, extra = {}) {
       const r = await api('POST', '/v1/search', { query, ...extra });
       if (r.status !== 200) throw new Error(`search failed: ${r.status} ${JSON.stringify(r.body)}`);
@@ -91,6 +118,24 @@ export async function startDaemon(cfg: Config, mode: 'serve' | 'oneshot' = 'serv
     },
     stop: () => daemon.stop('test done', 0),
   };
+}
+
+/**
+ * A daemon on a fresh vault of `files` (settings `yaml`, see testConfig), caught up; stopped and the vault removed
+ * when the test ends.
+ */
+export async function daemonOn(
+  t: { teardown(fn: () => unknown): void },
+  files: Record<string, string | Buffer>,
+  yaml = '',
+  opts: { copyExample?: boolean } = {},
+): Promise<{ v: TestVault; d: Running }> {
+  const v = makeVault(files, opts);
+  t.teardown(() => v.cleanup());
+  const d = await startDaemon(testConfig(v.dir, yaml));
+  t.teardown(() => d.stop());
+  await d.daemon.whenCaughtUp();
+  return { v, d };
 }
 
 /** The index's tables agree with each other (FTS, vectors, chunks, documents): every drift counter is zero. */
@@ -109,14 +154,36 @@ export function allZero(o: Record<string, number>): boolean {
   return Object.values(o).every((v) => v === 0);
 }
 
-/** Resolves when the supervisor next restarts `child`. */
-export function nextRestart(daemon: Daemon, child: string): Promise<void> {
+/** Resolves with the first supervisor event matching `pred` from now on. */
+export function nextEvent(daemon: Daemon, pred: (e: SupervisorEvent) => boolean): Promise<SupervisorEvent> {
   return new Promise((resolve) => {
     const off = daemon.onSupervisor((e) => {
-      if (e.type === 'supervisor.child_restarted' && e.child === child) {
+      if (pred(e)) {
         off();
-        resolve();
+        resolve(e);
       }
     });
+  });
+}
+
+/** Resolves when the supervisor next restarts `child`. */
+export async function nextRestart(daemon: Daemon, child: string): Promise<void> {
+  await nextEvent(daemon, (e) => e.type === 'supervisor.child_restarted' && e.child === child);
+}
+
+/** Rejects with `what` after `ms`: a wait in a test ends in a failure that says what did not happen, never a hang. */
+export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
+  return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Plain git in `dir` (no user or system config), stdout as text; throws on a non-zero exit. */
+export function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
   });
 }

@@ -3,17 +3,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
-
-const within = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
-  Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`not indexed within ${ms} ms: ${what}`)), ms).unref())]);
+import { within, daemonOn } from '../helpers/daemon.js';
 
 t.test('a note inside a new folder named x.md is indexed', async (t) => {
-  const v = makeVault({ 'Inbox/a.md': '# A\n' });
-  t.teardown(() => v.cleanup());
-  const d = await startDaemon(testConfig(v.dir, 'writes:\n  enabled: false\n'));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { v, d } = await daemonOn(t, { 'Inbox/a.md': '# A\n' }, 'writes:\n  enabled: false\n');
   const names = Array.from({ length: 10 }, (_, i) => `Inbox/folder ${i}.md/inner.md`);
   const done = names.map((n) => d.daemon.nextDone(n, 'indexed'));
   for (const n of names) {

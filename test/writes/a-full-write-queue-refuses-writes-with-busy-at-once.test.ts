@@ -1,36 +1,22 @@
 // writes.max_queue bounds the writes waiting for the git writer: past it a write or undo is refused at once with
 // `busy` (503, Retry-After) instead of queueing toward the timeout, and every write that was acknowledged is committed.
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
+import { git, type HttpAnswer, daemonOn } from '../helpers/daemon.js';
 
-const git = (dir: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
 
-interface Answer {
-  status: number;
-  retryAfter: string | null;
+interface Answer extends HttpAnswer {
   ms: number;
-  body: any;
 }
 
 t.test('a flood of writes against max_queue 2: some busy at once, none time out, every ok is committed', async (t) => {
-  const v = makeVault({ 'Inbox/seed.md': '# Seed\n\nfirst note\n' });
-  t.teardown(() => v.cleanup());
-  const d = await startDaemon(testConfig(v.dir, 'writes:\n  max_queue: 2\n'));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { v, d } = await daemonOn(t, { 'Inbox/seed.md': '# Seed\n\nfirst note\n' }, 'writes:\n  max_queue: 2\n');
 
   const post = async (tool: string, args: Record<string, unknown>, agent: string): Promise<Answer> => {
     const t0 = performance.now();
-    const r = await fetch(`${d.url}/v1/tools/${tool}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${d.token}`, 'x-memvault-agent': agent },
-      body: JSON.stringify(args),
-    });
-    return { status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.json(), ms: performance.now() - t0 };
+    const r = await d.tool(tool, args, agent);
+    return { ...r, ms: performance.now() - t0 };
   };
   const n = 60;
   const content = (i: number) => `# Flood ${i}\n\nwrite number ${i} of the flood\n`;

@@ -1,21 +1,14 @@
 // The real write path end to end: MCP tool calls → git-writer actor → atomic file + one commit each, undo by
 // `git revert`, people's edits committed as theirs, hostile input refused with nothing written and no commit.
-import { execFileSync } from 'node:child_process';
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
+import { git, daemonOn } from '../helpers/daemon.js';
 import { call, mcpClient } from '../tools/helpers/tool-daemon.js';
 
-const git = (dir: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
 
 t.test('agent writes are single commits, undo reverts them, people are committed as themselves', async (t) => {
-  const v = makeVault({ 'Projects/plan.md': '---\ntitle: Plan\ntags: [q4]\n---\n# Plan\n\nShip the beta in December.\n' });
-  t.teardown(() => v.cleanup());
-  const d = await startDaemon(testConfig(v.dir, 'writes:\n  human_quiet_ms: 50\n'));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { v, d } = await daemonOn(t, { 'Projects/plan.md': '---\ntitle: Plan\ntags: [q4]\n---\n# Plan\n\nShip the beta in December.\n' }, 'writes:\n  human_quiet_ms: 50\n');
   const client = await mcpClient(d.url, d.token, 'planner-bot');
   t.teardown(() => client.close());
 

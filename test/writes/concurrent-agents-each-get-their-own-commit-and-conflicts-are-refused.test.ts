@@ -1,21 +1,14 @@
 // Eight agents writing at once over MCP: every acknowledged write is on disk and in its own commit; two agents
 // racing on one note with the same expected_mtime: one wins, the other gets `conflict`, and no text is lost.
-import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
+import { git, daemonOn } from '../helpers/daemon.js';
 import { call, mcpClient } from '../tools/helpers/tool-daemon.js';
 
-const git = (dir: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
 
 t.test('concurrent agents', async (t) => {
-  const v = makeVault({ 'Projects/shared.md': '# Shared\n\nThe original text.\n' });
-  t.teardown(() => v.cleanup());
-  const d = await startDaemon(testConfig(v.dir));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { v, d } = await daemonOn(t, { 'Projects/shared.md': '# Shared\n\nThe original text.\n' });
   const agents = await Promise.all(Array.from({ length: 8 }, (_, i) => mcpClient(d.url, d.token, `agent-${i}`)));
   t.teardown(() => Promise.all(agents.map((c) => c.close())));
   const commits0 = Number(git(v.dir, 'rev-list', '--count', 'HEAD').trim());

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO } from '../../helpers/daemon.js';
+import { REPO, httpCall, type HttpAnswer } from '../../helpers/daemon.js';
 
 export interface ProcessDaemonOpts {
   vault: string;
@@ -18,10 +18,7 @@ export interface ProcessDaemonOpts {
   wrap?: string[];
 }
 
-export interface ApiResult<T = any> {
-  status: number;
-  body: T;
-}
+export type ApiResult<T = any> = HttpAnswer<T>;
 
 export interface Started {
   /** Spawn → the first search answered with 200. */
@@ -88,23 +85,8 @@ export class ProcessDaemon {
     return { servingMs: performance.now() - t0 };
   }
 
-  async api<T = any>(method: 'GET' | 'POST', route: string, body?: unknown, opts: { agent?: string; timeoutMs?: number } = {}): Promise<ApiResult<T>> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${this.token}` };
-    if (opts.agent) headers['x-memvault-agent'] = opts.agent;
-    const r = await fetch(`${this.url}${route}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(opts.timeoutMs ?? 120_000),
-    });
-    const text = await r.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* metrics are text */
-    }
-    return { status: r.status, body: parsed as T };
+  api<T = any>(method: 'GET' | 'POST', route: string, body?: unknown, opts: { agent?: string; timeoutMs?: number } = {}): Promise<ApiResult<T>> {
+    return httpCall<T>(this.url, method, route, body, { token: this.token, timeoutMs: opts.timeoutMs ?? 120_000, ...(opts.agent ? { agent: opts.agent } : {}) });
   }
 
   tool<T = any>(name: string, args: Record<string, unknown>, agent: string): Promise<ApiResult<T>> {

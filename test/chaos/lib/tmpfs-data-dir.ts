@@ -5,6 +5,7 @@ import { mkdirSync, symlinkSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureUseLiteModelFile } from '../../../actors/embedder/use-lite/build-onnx.js';
+import { makeVault, startDaemon, testConfig, type Running, type TestVault } from '../../helpers/daemon.js';
 import { fillDisk } from './fill-disk.js';
 
 const SHARED_MODELS = path.join(os.tmpdir(), 'memvault-chaos-models');
@@ -67,4 +68,28 @@ export async function tmpfsDataDir(dir: string, sizeMiB = 64): Promise<TmpfsData
     },
   };
   return fs;
+}
+
+/**
+ * A daemon (log level warn) on a vault of `files` whose data dir is a tmpfs; stopped, unmounted and removed when
+ * the test ends.
+ */
+export async function tmpfsDaemon(
+  t: { teardown(fn: () => unknown): void },
+  files: Record<string, string>,
+  yaml: string,
+): Promise<{ v: TestVault; data: TmpfsDataDir; d: Running }> {
+  const v = makeVault(files);
+  const data = await tmpfsDataDir(path.join(path.dirname(v.dir), 'data'));
+  let d: Running | undefined;
+  t.teardown(async () => {
+    try {
+      await d?.stop();
+    } finally {
+      data.umount(); // a mount left behind would outlive the test run
+      v.cleanup();
+    }
+  });
+  d = await startDaemon(testConfig(v.dir, yaml, { logLevel: 'warn' }));
+  return { v, data, d };
 }
