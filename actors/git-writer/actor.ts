@@ -20,6 +20,7 @@ import { VaultWriter } from '../vault-writer/vault-writer.js';
 import { removeStaleTemps } from '../vault-writer/atomic.js';
 import { GitRepo, STATE_DIR } from './git-repo.js';
 import { IntentJournal, intentFor, recoverIntents, type Intent } from './intent-journal.js';
+import { PeopleEdits } from './people-edits.js';
 
 const { b, board, log } = boot();
 const cfg = b.config;
@@ -36,7 +37,8 @@ const commits = new Counter<'kind'>({ name: 'memvault_commits_total', help: 'Com
 const journalFailures = new Counter({ name: 'memvault_intent_journal_failures_total', help: 'Agent writes whose intent could not be journaled (data dir full or read-only)' });
 const undos = new Counter<'outcome'>({ name: 'memvault_undos_total', help: 'Undo requests by outcome', labelNames: ['outcome'] });
 
-type State = { kind: 'ready'; repo: GitRepo; writer: VaultWriter } | { kind: 'off'; reason: string };
+type Ready = { kind: 'ready'; repo: GitRepo; writer: VaultWriter };
+type State = Ready | { kind: 'off'; reason: string };
 
 /** One git operation at a time: the quiet-period timer and message handlers share the repository. */
 let chain: Promise<unknown> = Promise.resolve();
@@ -48,8 +50,9 @@ function serial<T>(fn: () => Promise<T>): Promise<T> {
 
 const ignore = makeIgnore(cfg.watcher.ignore);
 const journal = new IntentJournal(path.join(cfg.data_dir, 'git-intent.json'));
-const humanPending = new Set<string>();
-let humanTimer: NodeJS.Timeout | null = null;
+/** The repository once started: people's edits are committed to it from timers as well as from messages. */
+let ready: Ready | null = null;
+const people = new PeopleEdits({ quietMs: w.human_quiet_ms, serial, commit: commitPeople });
 
 async function noteState(rel: string): Promise<{ mtimeMs: number | null; contentHash: string | null }> {
   try {
@@ -70,7 +73,7 @@ function opPaths(op: VaultOp): string[] {
  * nothing. Prepare the folder again as at first start (git init, import its notes as the person's first commit).
  * A vault that is missing altogether is left alone: the write itself is then refused as `unavailable`.
  */
-async function ensureRepo(s: Extract<State, { kind: 'ready' }>): Promise<void> {
+async function ensureRepo(s: Ready): Promise<void> {
   try {
     await lstat(cfg.vault);
   } catch {
@@ -91,21 +94,26 @@ async function ensureRepo(s: Extract<State, { kind: 'ready' }>): Promise<void> {
   log.warn({ event: 'vault_git_reinit', root: repo.root }, 'the vault repository had vanished; made it again and imported the notes');
 }
 
-let humanRetryMs = 0;
-
-async function commitHuman(repo: GitRepo, paths: string[]): Promise<void> {
-  const r = await repo.commitHumanChanges(paths);
-  if (!r.ok && r.reason !== 'nothing_to_commit') {
-    // e.g. the disk was full: keep the paths and try again later, or the edit stays uncommitted until a restart
-    humanRetryMs = Math.min(60_000, Math.max(w.human_quiet_ms, humanRetryMs * 2 || 1_000));
-    for (const p of paths) humanPending.add(p);
-    armHumanTimer(humanRetryMs);
-  } else humanRetryMs = 0;
+/** Commits `paths` as the person; false when git refused them (PeopleEdits keeps them for a retry). */
+async function commitPeople(paths: string[]): Promise<boolean> {
+  const s = ready;
+  if (!s) return true;
+  await ensureRepo(s);
+  // an agent's write git refused earlier is the agent's, not a person's edit: record it first, as the agent
+  if (journal.owed.length) await payOwed(s);
+  const agents = new Set(journal.owed.flatMap((o) => o.paths.map((p) => p.normalize('NFC'))));
+  const theirs = paths.filter((p) => !agents.has(p));
+  if (theirs.length === 0) return true;
+  const r = await s.repo.commitHumanChanges(theirs);
   if (r.ok) {
     commits.inc({ kind: 'human' });
     notify({ type: 'main.committed', kind: 'human', sha: r.sha, paths: r.paths });
     log.info({ event: 'vault_human_commit', sha: r.sha, paths: r.paths }, 'committed edits made outside memvault');
-  } else if (r.reason !== 'nothing_to_commit') log.warn({ event: 'vault_human_commit', reason: r.reason, detail: r.message }, 'could not commit edits made outside memvault');
+    return true;
+  }
+  if (r.reason === 'nothing_to_commit') return true;
+  log.warn({ event: 'vault_human_commit', reason: r.reason, detail: r.message }, 'could not commit edits made outside memvault');
+  return false;
 }
 
 type Caller = Extract<GitMsg, { type: 'git.mutate' }>['caller'];
@@ -117,7 +125,7 @@ async function journalRecord(intent: Intent): Promise<void> {
   log.warn({ event: 'vault_intent_journal_failed', detail: problem }, 'could not record the write intent; a crash before its commit would leave it to the person');
 }
 
-async function mutate(s: Extract<State, { kind: 'ready' }>, op: VaultOp, caller: Caller): Promise<MutationResult> {
+async function mutate(s: Ready, op: VaultOp, caller: Caller): Promise<MutationResult> {
   // durable before any file changes: a crash before the commit is then recorded at the next start as this agent's
   const intent = await intentFor(cfg.vault, op, caller);
   await journalRecord(intent);
@@ -128,17 +136,13 @@ async function mutate(s: Extract<State, { kind: 'ready' }>, op: VaultOp, caller:
   }
 }
 
-async function applyAndCommit(s: Extract<State, { kind: 'ready' }>, op: VaultOp, caller: Caller, intent0: Intent): Promise<MutationResult> {
+async function applyAndCommit(s: Ready, op: VaultOp, caller: Caller, intent0: Intent): Promise<MutationResult> {
   const started = performance.now();
   let intent = intent0;
   await ensureRepo(s);
   if (journal.owed.length) await payOwed(s); // earlier writes git refused are recorded first, in order
   // a person's uncommitted edit of the same note is committed first, as theirs: neither text is lost
-  const touched = opPaths(op).filter((p) => humanPending.has(p.normalize('NFC')));
-  if (touched.length) {
-    for (const p of touched) humanPending.delete(p.normalize('NFC'));
-    await commitHuman(s.repo, touched);
-  }
+  await people.commitFirst(opPaths(op));
   const applied = await s.writer.apply(op, caller);
   const fileDone = performance.now();
   phases.observe({ phase: 'file' }, (fileDone - started) / 1000);
@@ -177,7 +181,7 @@ const owedMeta = (o: Intent): CommitMeta => ({ op: o.op, paths: o.paths, agent: 
 let owedTimer: NodeJS.Timeout | null = null;
 let owedRetryMs = 0;
 
-async function payOwed(s: Extract<State, { kind: 'ready' }>): Promise<void> {
+async function payOwed(s: Ready): Promise<void> {
   for (let o = journal.owed[0]; o; o = journal.owed[0]) {
     const c = await s.repo.commit(o.paths, owedMeta(o));
     if (!c.ok && c.reason !== 'nothing_to_commit') return armOwed(s);
@@ -190,57 +194,13 @@ async function payOwed(s: Extract<State, { kind: 'ready' }>): Promise<void> {
   owedRetryMs = 0;
 }
 
-function armOwed(s: Extract<State, { kind: 'ready' }>): void {
+function armOwed(s: Ready): void {
   if (owedTimer) return;
   owedRetryMs = Math.min(60_000, owedRetryMs * 2 || 1_000);
   owedTimer = setTimeout(() => {
     owedTimer = null;
     void serial(() => payOwed(s));
   }, owedRetryMs);
-}
-
-let humanState: Extract<State, { kind: 'ready' }> | null = null;
-let humanWaitingSince = 0;
-
-/** After a quiet period, whatever is still uncommitted among the pending paths is a person's edit. */
-function armHumanTimer(ms: number): void {
-  if (humanTimer) clearTimeout(humanTimer);
-  humanTimer = setTimeout(() => {
-    humanTimer = null;
-    const s = humanState;
-    if (!s || humanChain) return; // a chain of slices is already running: it takes the new paths too
-    humanChain = true;
-    void serial(() => commitHumanSlice(s));
-  }, ms);
-}
-
-/**
- * People's edits are committed HUMAN_SLICE notes per turn of the serial chain, the next turn queued after agents'
- * writes that arrived meanwhile: one commit of a 10,000-note drop held every agent write for ~17 s (issue 4,
- * overload). Paths stay in humanPending until their turn, so an agent writing one of them still commits the
- * person's text first.
- */
-const HUMAN_SLICE = 500;
-let humanChain = false;
-async function commitHumanSlice(s: Extract<State, { kind: 'ready' }>): Promise<void> {
-  try {
-    const slice = [...humanPending].slice(0, HUMAN_SLICE);
-    for (const p of slice) humanPending.delete(p);
-    if (slice.length > 0) {
-      await ensureRepo(s);
-      // an agent's write git refused earlier is the agent's, not a person's edit: record it first, as the agent
-      if (journal.owed.length) await payOwed(s);
-      const agents = new Set(journal.owed.flatMap((o) => o.paths.map((p) => p.normalize('NFC'))));
-      const people = slice.filter((p) => !agents.has(p));
-      if (people.length) await commitHuman(s.repo, people);
-    }
-  } catch (err) {
-    humanChain = false;
-    throw err;
-  }
-  // a failed slice (humanRetryMs set) waits for its retry timer rather than spinning here
-  if (humanPending.size > 0 && humanRetryMs === 0) void serial(() => commitHumanSlice(s));
-  else humanChain = false;
 }
 
 runActor<GitMsg, GatewayMsg | WatcherMsg | MainMsg, State>(
@@ -278,14 +238,7 @@ runActor<GitMsg, GatewayMsg | WatcherMsg | MainMsg, State>(
       }
       case 'git.worktree_changed': {
         if (s.kind === 'off') return;
-        for (const p of msg.paths) if (!ignore(p, false)) humanPending.add(p.normalize('NFC'));
-        if (humanPending.size === 0) return;
-        humanState = s;
-        // each event restarts the quiet period, but a steady stream (agents writing all the time) must not
-        // postpone a person's edit forever: after 10 quiet periods of waiting it is committed anyway
-        const now = performance.now();
-        if (!humanTimer) humanWaitingSince = now;
-        if (now - humanWaitingSince < 10 * w.human_quiet_ms) armHumanTimer(w.human_quiet_ms);
+        people.changed(msg.paths.filter((p) => !ignore(p, false)).map((p) => p.normalize('NFC')));
         return;
       }
       default:
@@ -318,10 +271,10 @@ runActor<GitMsg, GatewayMsg | WatcherMsg | MainMsg, State>(
       } else log.info({ event: 'vault_intent_recovered', agent: r.agent, skipped: r.skipped }, 'an unfinished agent change was not recorded as the agent’s');
     }
     // notes edited while the daemon was down are a person's edits: record them before any agent writes
+    ready = { kind: 'ready', repo, writer };
     const dirty = (await repo.dirtyPaths()).filter((p) => !ignore(p, false));
-    if (dirty.length) await commitHuman(repo, dirty);
+    if (dirty.length) await people.commitNow(dirty);
     board.set('gitState', 1);
-    humanState = { kind: 'ready', repo, writer };
-    return humanState;
+    return ready;
   },
 );
