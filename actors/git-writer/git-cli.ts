@@ -1,8 +1,8 @@
 // Runs the git CLI (no shell, no user or system config, no prompts) and turns every failure into data.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import type { Failure } from '../../messages/common.js';
+import { spawnVia } from './spawner.js';
 
 /** Oldest git we accept: `init -b`, `rev-parse --show-object-format`, `revert --cleanup` and `%(trailers:…)` are all older. */
 export const MIN_GIT_VERSION = [2, 30, 0] as const;
@@ -63,40 +63,22 @@ function describe(args: readonly string[], code: number | null, stderr: string, 
   return `${cmd} failed (exit ${code ?? 'signal'}): ${excerpt || 'no output'}`;
 }
 
-/** Runs `git <args>` in `repoDir`. Resolves `ok: true` only on exit 0; never rejects. */
-export function git(repoDir: string, args: readonly string[], opts: GitRunOptions = {}): Promise<GitOutput | GitFailure> {
-  return new Promise((resolve) => {
-    const env = cleanGitEnv(opts.env);
-    let child;
-    try {
-      child = spawn('git', args, { cwd: repoDir, env, stdio: 'pipe' });
-    } catch (err) {
-      resolve({ ok: false, reason: 'git_failed', message: `git could not start: ${String(err)}`, code: null, stdout: '', stderr: '' });
-      return;
-    }
-    const out: Buffer[] = [];
-    const errs: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => errs.push(b));
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      // spawn reports a missing cwd as ENOENT too; only a missing binary is `git_missing`.
-      const missingDir = err.code === 'ENOENT' && !existsSync(repoDir);
-      resolve(
-        err.code === 'ENOENT' && !missingDir
-          ? { ok: false, reason: 'git_missing', message: `git was not found on PATH (${env['PATH'] ?? 'unset'}); install git ${MIN_GIT_VERSION.join('.')} or later`, code: null, stdout: '', stderr: '' }
-          : { ok: false, reason: 'git_failed', message: missingDir ? `directory ${repoDir} does not exist` : `git could not start: ${err.message}`, code: null, stdout: '', stderr: '' },
-      );
-    });
-    child.on('close', (code) => {
-      const stdout = Buffer.concat(out).toString('utf8');
-      const stderr = Buffer.concat(errs).toString('utf8');
-      if (code === 0) resolve({ ok: true, stdout, stderr, code: 0 });
-      else resolve({ ok: false, reason: 'git_failed', message: describe(args, code, stderr, stdout), code, stdout, stderr });
-    });
-    child.stdin.on('error', () => {}); // EPIPE when git exits before reading: the exit code tells the story
-    if (opts.input === undefined) child.stdin.end();
-    else child.stdin.end(opts.input);
-  });
+/**
+ * Runs `git <args>` in `repoDir`. Resolves `ok: true` only on exit 0; never rejects. Git is started by the spawner
+ * process (./spawner.ts), never forked from the daemon itself.
+ */
+export async function git(repoDir: string, args: readonly string[], opts: GitRunOptions = {}): Promise<GitOutput | GitFailure> {
+  const env = cleanGitEnv(opts.env);
+  const r = await spawnVia({ file: 'git', args, cwd: repoDir, env, ...(opts.input !== undefined ? { input: opts.input } : {}) });
+  if (r.kind === 'exit') {
+    if (r.code === 0) return { ok: true, stdout: r.stdout, stderr: r.stderr, code: 0 };
+    return { ok: false, reason: 'git_failed', message: describe(args, r.code, r.stderr, r.stdout), code: r.code, stdout: r.stdout, stderr: r.stderr };
+  }
+  // spawn reports a missing cwd as ENOENT too; only a missing binary is `git_missing`.
+  const missingDir = r.code === 'ENOENT' && !existsSync(repoDir);
+  if (r.code === 'ENOENT' && !missingDir)
+    return { ok: false, reason: 'git_missing', message: `git was not found on PATH (${env['PATH'] ?? 'unset'}); install git ${MIN_GIT_VERSION.join('.')} or later`, code: null, stdout: '', stderr: '' };
+  return { ok: false, reason: 'git_failed', message: missingDir ? `directory ${repoDir} does not exist` : `git could not start: ${r.message}`, code: null, stdout: '', stderr: '' };
 }
 
 export type GitVersion = [major: number, minor: number, patch: number];
