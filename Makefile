@@ -17,7 +17,9 @@ build: install
 	npx tsc -p tsconfig.json
 
 run: build
+	@# its own git repository: a vault inside this checkout's work tree would have writes refused (`inside_repo`)
 	@if [ "$(VAULT)" = ".run/vault" ] && [ ! -d .run/vault ]; then mkdir -p .run && cp -r examples/vault .run/vault && echo "copied examples/vault to .run/vault"; fi
+	@if [ "$(VAULT)" = ".run/vault" ] && [ ! -e .run/vault/.git ]; then git init -q .run/vault; fi
 	node bin/memvault start --vault $(VAULT)
 
 # the clock-jump chaos test runs the daemon under libfaketime (Debian's faketime package)
