@@ -22,9 +22,15 @@ run: build
 	@if [ "$(VAULT)" = ".run/vault" ] && [ ! -e .run/vault/.git ]; then git init -q .run/vault; fi
 	node bin/memvault start --vault $(VAULT)
 
-# the clock-jump chaos test runs the daemon under libfaketime (Debian's faketime package)
+# Debian packages the tests drive: faketime (the clock-jump chaos test runs the daemon under libfaketime) and
+# qemu-user (the int8 accuracy test runs on an emulated AVX2-only CPU, whatever CPU the machine has)
+TEST_DEBS := faketime qemu-user
 test-deps:
-	@dpkg -s faketime >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq faketime; else sudo apt-get update -qq && sudo apt-get install -y -qq faketime; fi; }
+	@missing=$$(for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
 
 test: build test-deps
 	npx tap $(TESTS)

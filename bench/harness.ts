@@ -10,7 +10,9 @@ import { ensureUseLiteModelFile } from '../actors/embedder/use-lite/build-onnx.j
 import { Daemon } from '../supervisors/daemon.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..'); // dist/bench → repo
-export const CORPORA = process.env['MEMVAULT_CORPORA'] ?? path.resolve(REPO, '..', 'shared', 'corpora');
+import { CORPORA, corpusFiles } from '../test/helpers/corpora.js';
+
+export { CORPORA, corpusFiles }; // one way to find the shared corpora, for tests and benches alike
 
 // ---- flags ----
 
@@ -97,10 +99,6 @@ export function writeResults(name: string, data: unknown): string {
 
 // ---- corpora and temp vaults ----
 
-/** The corpus's .md file names, sorted (stable across machines). */
-export function corpusFiles(folder: 'tldr-common' | 'rust-book'): string[] {
-  return readdirSync(path.join(CORPORA, folder)).filter((f) => f.endsWith('.md')).sort();
-}
 
 /** `n` names spread evenly over the sorted list, so a subset is not all one letter of the alphabet. */
 export function spread(names: readonly string[], n: number): string[] {
@@ -124,7 +122,7 @@ export class BenchRoot {
 
   static async create(label: string): Promise<BenchRoot> {
     const r = new BenchRoot(mkdtempSync(path.join(os.tmpdir(), `memvault-bench-${label}-`)));
-    await ensureUseLiteModelFile(r.modelDir, { quantize: 'fp32' });
+    await ensureUseLiteModelFile(r.modelDir, { format: 'fp32' });
     return r;
   }
 

@@ -1,5 +1,7 @@
 // Embedding throughput of use-lite on onnxruntime (fp32/int8; 1 thread, 2 intra-op threads, 2 pool workers) beside stock TF.js.
 //
+// Prints the CPU and the int8 kernel it gets first: int8's speed-up depends on it (VNNI u8×s8 vs u8×u8 elsewhere). On
+// a CPU where u8×s8 is exact, one extra row runs the u8×u8 encoding that CPUs without VNNI get, for comparison.
 // Run: npx tsc -p tsconfig.json && node dist/bench/model-throughput.js [--runs 5] [--chunks 192] [--tfjs-chunks 32]
 // (tfjs-cpu, the pure-JS backend, runs once on 16 of the TF.js chunks: it takes about a second per sentence.)
 // Prints a table and writes bench/results/model-throughput.json. Texts are ~40-word chunks of the shared corpora;
@@ -17,15 +19,16 @@ import type { EmbeddingProvider } from '../messages/embedding.js';
 import type { UseLiteQuantize } from '../actors/embedder/use-lite/build-onnx.js';
 import type { UseLiteEmbedTask } from '../actors/embedder/use-lite/pool-task.js';
 import { createUseLiteProvider } from '../actors/embedder/use-lite/provider.js';
+import { describeCpuFeatures, kernelPaths, probeU8S8, readCpuInfo } from '../actors/embedder/use-lite/int8-kernel.js';
 import { loadUseLiteTokenizer } from '../actors/embedder/use-lite/tokenizer.js';
+import { corpusDir, corpusFiles, type CorpusName } from '../test/helpers/corpora.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..'); // dist/bench → repo
-const CORPORA = process.env['MEMVAULT_CORPORA'] ?? path.resolve(repoRoot, '..', 'shared', 'corpora');
 
 interface Row {
   engine: string;
-  variant: 'fp32' | 'int8';
+  variant: 'fp32' | 'int8' | 'int8 as u8×u8';
   threads: string;
   batch: number;
   texts: number;
@@ -58,13 +61,8 @@ const median = (xs: number[]): number => {
 
 /** ~40-word chunks, alternating the tldr pages and the Rust book, deterministic. */
 function corpusChunks(count: number, words = 40): string[] {
-  const stream = (folder: string): string[] => {
-    const dir = path.join(CORPORA, folder);
-    return readdirSync(dir)
-      .filter((f) => f.endsWith('.md'))
-      .sort()
-      .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split(/\s+/).filter(Boolean));
-  };
+  const stream = (name: CorpusName): string[] =>
+    corpusFiles(name).flatMap((f) => readFileSync(path.join(corpusDir(name), f), 'utf8').split(/\s+/).filter(Boolean));
   const sources = [stream('tldr-common'), stream('rust-book')];
   const out: string[] = [];
   for (let i = 0; out.length < count; i++) {
@@ -178,6 +176,16 @@ async function main(): Promise<void> {
     console.error(`  ${r.engine} ${r.variant} ${r.threads} b${r.batch}: ${r.sentencesPerSec.toFixed(1)} sentences/s`);
   };
 
+  const cpu = readCpuInfo();
+  const probe = await probeU8S8();
+  const paths = cpu ? kernelPaths(cpu.flags) : null;
+  const cpuLine = {
+    model: cpu?.model ?? os.cpus()[0]?.model ?? 'unknown',
+    features: cpu ? describeCpuFeatures(cpu.flags) : 'unknown',
+    u8s8Kernel: paths?.u8s8.name ?? 'unknown',
+    int8Weights: probe.exact ? 'int8s8 (u8×s8 exact here)' : `int8u8 (u8×s8 saturates here; u8×u8 ${paths?.u8u8.name ?? ''})`,
+  };
+  console.error(`CPU ${cpuLine.model}: ${cpuLine.features}\n  u8×s8 kernel ${cpuLine.u8s8Kernel}; int8 weights ${cpuLine.int8Weights}`);
   try {
     // Every configuration stays open and the runs interleave (run r of each, then run r+1), so a change in the
     // machine's load during the bench hits all configurations alike instead of skewing one of them.
@@ -195,6 +203,12 @@ async function main(): Promise<void> {
           poolCase(pool, cacheDir, variant, texts, batch),
         );
       }
+    }
+    if (probe.exact) {
+      // What a CPU without VNNI runs: the same integers stored unsigned for the u8×u8 kernel (exact on every CPU).
+      const u8 = await createUseLiteProvider({ cacheDir, quantize: 'int8', int8Weights: 'int8u8', intraOpThreads: 1 });
+      closers.push(() => u8.close());
+      cases.push(providerCase(u8, 'int8 as u8×u8', '1 intra-op', texts, 32));
     }
     for (const c of cases) await c.warm();
     for (let r = 0; r < runs; r++) {
@@ -223,7 +237,15 @@ async function main(): Promise<void> {
     log(row('stock @energetic-ai (tfjs wasm)', 'fp32', '1 (wasm simd)', 16, tfjsTexts, tokens(tfjsTexts), tfjsRuns,
       await runTfjsWorker({ kind: 'stock-wasm', texts: tfjsTexts, batch: 16, runs: tfjsRuns })));
 
+    const perSec = (variant: Row['variant'], threads: string): number =>
+      rows.find((r) => r.engine === 'onnxruntime' && r.variant === variant && r.threads === threads && r.batch === 32)?.sentencesPerSec ?? NaN;
+    const speedup = Object.fromEntries(
+      ['1 intra-op', '2 intra-op', '2 pool workers'].map((th) => [th, perSec('int8', th) / perSec('fp32', th)]),
+    ) as Record<string, number>;
+    if (probe.exact) speedup['1 intra-op, as u8×u8'] = perSec('int8 as u8×u8', '1 intra-op') / perSec('fp32', '1 intra-op');
     printTable(rows, int8Cosine);
+    console.log(`\nCPU ${cpuLine.model}: ${cpuLine.features}; u8×s8 kernel ${cpuLine.u8s8Kernel}; int8 weights ${cpuLine.int8Weights}`);
+    console.log(`int8 speed-up over fp32 at batch 32: ${Object.entries(speedup).map(([k, v]) => `${k} ${v.toFixed(2)}×`).join(', ')}`);
     const out = path.join(repoRoot, 'bench', 'results', 'model-throughput.json');
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(
@@ -232,10 +254,11 @@ async function main(): Promise<void> {
         {
           bench: 'model-throughput',
           date: new Date().toISOString(),
-          machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, loadavg1mAtStart: loadStart, node: process.version },
+          machine: { cpus: os.cpus().length, cpu: cpuLine, loadavg1mAtStart: loadStart, node: process.version },
           texts: { count: texts.length, wordsEach: 40, modelTokens: nTokens, tfjsCount: tfjsTexts.length },
           rows,
           int8VsFp32Cosine: int8Cosine,
+          int8SpeedupOverFp32: speedup,
         },
         null,
         2,

@@ -20,6 +20,7 @@ import { useLitePackage } from '../actors/embedder/use-lite/package-files.js';
 import { IndexView, type SearchResult } from '../actors/gateway/index-view.js';
 import { loadConfig } from '../config/load.js';
 import { Daemon } from '../supervisors/daemon.js';
+import { CORPORA } from '../test/helpers/corpora.js';
 
 type Mode = 'bm25' | 'vector' | 'hybrid';
 type Kind = 'paraphrase' | 'keyword';
@@ -39,7 +40,6 @@ interface Query {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..'); // dist/bench → repo
-const CORPORA = process.env['MEMVAULT_CORPORA'] ?? path.resolve(repoRoot, '..', 'shared', 'corpora');
 const QRELS = path.join(repoRoot, 'bench', 'qrels', 'queries.json');
 const RESULTS = path.join(repoRoot, 'bench', 'results', 'retrieval-quality.json');
 /** Vault folder ← corpus folder. */

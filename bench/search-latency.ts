@@ -11,11 +11,10 @@ import { DEFAULT_OVERSAMPLE, search } from '../actors/gateway/search.js';
 import { IndexWriter } from '../actors/store-writer/index-writer.js';
 import { openIndex } from '../actors/store-writer/schema.js';
 import type { SearchMode, UpsertChunk } from '../messages/store.js';
-import { gaussian, rng, unit } from './harness.js';
+import { CORPORA, gaussian, rng, unit } from './harness.js';
 
 const DIM = 512;
 const K = 10;
-const CORPORA = process.env['MEMVAULT_CORPORA'] ?? '/work/shared/corpora';
 const here = dirname(fileURLToPath(import.meta.url));
 // dist/bench/x.js → bench/results next to the source, so the JSON is committed with it
 const RESULTS = join(here, '..', '..', 'bench', 'results', 'search-latency.json');

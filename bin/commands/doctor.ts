@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { configFor, EXIT, type Args } from '../cli.js';
 import { createProvider, providerSettings } from '../../actors/embedder/factory.js';
+import { describeCpuFeatures, kernelPaths, probeU8S8, readCpuInfo } from '../../actors/embedder/use-lite/int8-kernel.js';
 
 interface Check {
   name: string;
@@ -41,6 +42,7 @@ export async function doctorCommand(a: Args): Promise<number> {
   } catch {
     checks.push({ name: 'git', ok: false, detail: 'git not found: install git 2.30+ (apt-get install git) for vault history' });
   }
+  checks.push(...(await cpuChecks()));
   const started = performance.now();
   try {
     const p = await createProvider(providerSettings(cfg), 1);
@@ -54,4 +56,23 @@ export async function doctorCommand(a: Args): Promise<number> {
   if (a.json) process.stdout.write(JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2) + '\n');
   else for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(10)} ${c.detail}\n`);
   return checks.every((c) => c.ok) ? EXIT.ok : EXIT.failure;
+}
+
+/** The CPU features that decide onnxruntime's int8 kernels, and which one use-lite `quantize: int8` runs here. */
+async function cpuChecks(): Promise<Check[]> {
+  const cpu = readCpuInfo();
+  const out: Check[] = [{ name: 'cpu', ok: true, detail: cpu ? `${cpu.model}: ${describeCpuFeatures(cpu.flags)}` : 'unknown (no /proc/cpuinfo)' }];
+  try {
+    const probe = await probeU8S8();
+    const paths = cpu ? kernelPaths(cpu.flags) : null;
+    const u8s8 = paths ? `u8×s8 kernel ${paths.u8s8.name}` : 'u8×s8 kernel unknown';
+    const used = probe.exact
+      ? `weights stored signed: u8×s8 is exact here (probe ${probe.got[1]} = ${probe.expected})`
+      : `weights stored unsigned for the u8×u8 kernel${paths ? ` ${paths.u8u8.name}` : ''}: u8×s8 saturates here (probe ${probe.got[1].toFixed(1)} ≠ ${probe.expected})`;
+    const agrees = !paths || paths.u8s8.exact === probe.exact ? '' : ' [the probe disagrees with the CPU flags: an emulated or masked CPU?]';
+    out.push({ name: 'int8', ok: true, detail: `${u8s8}; quantize: int8 ${used}${agrees}` });
+  } catch (err) {
+    out.push({ name: 'int8', ok: false, detail: `the int8 kernel probe failed: ${(err as Error).message} (reinstall with npm ci)` });
+  }
+  return out;
 }

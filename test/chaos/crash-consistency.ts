@@ -28,9 +28,7 @@ export async function runCrashCycles(opts: { cycles: number; seed?: number; log?
   const seed = opts.seed ?? Date.now() % 1_000_000;
   const log = opts.log ?? (() => {});
   const rand = rng(seed);
-  const corpusDir = path.resolve(REPO, '../shared/corpora');
-  if (!existsSync(corpusDir)) throw new Error(`the crash cycles need the shared corpora at ${corpusDir} (from a clone: ../shared/corpora)`);
-  const corpus = loadCorpus(corpusDir);
+  const corpus = loadCorpus(); // throws naming the folder when the shared corpora are missing
 
   const seedNote = withSum('# Seed\n\nthe first daily note\n');
   const v = makeVault({ 'Daily/seed.md': seedNote });

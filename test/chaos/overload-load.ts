@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProcessDaemon } from './lib/daemon-process.js';
+import { corpusDir, corpusFiles } from '../helpers/corpora.js';
 
 /** The drop's files, vault-relative, each with where its bytes come from. */
 export interface DropFile {
@@ -39,19 +40,16 @@ function generatedNote(i: number): string {
 }
 
 /** Corpus files (tldr pages, a share of long rust-book chapters) and generated notes, `total` in all. */
-export function planDrop(corpora: string, total: number): DropFile[] {
-  for (const sub of ['tldr-common', 'rust-book'])
-    if (!existsSync(path.join(corpora, sub))) throw new Error(`the overload run needs the corpus ${path.join(corpora, sub)}; it is missing`);
-  const list = (sub: string) => readdirSync(path.join(corpora, sub)).filter((f) => f.endsWith('.md')).sort();
-  const tldr = list('tldr-common');
-  const book = list('rust-book');
+export function planDrop(total: number): DropFile[] {
+  const tldr = corpusFiles('tldr-common'); // throws naming the folder when a corpus is missing
+  const book = corpusFiles('rust-book');
   // about half real markdown; long chapters (~45 chunks each) are 1% of the drop, so they cost about a third of
   // the embedding work and the rest is many small notes
   const nBook = Math.min(book.length, Math.floor(total * 0.01));
   const nTldr = Math.min(tldr.length, Math.floor(total * 0.5) - nBook);
   const files: DropFile[] = [
-    ...book.slice(0, nBook).map((f) => ({ rel: `Library/rust-book/${f}`, from: path.join(corpora, 'rust-book', f) })),
-    ...tldr.slice(0, nTldr).map((f, i) => ({ rel: `Library/tldr-${i % 4}/${f}`, from: path.join(corpora, 'tldr-common', f) })),
+    ...book.slice(0, nBook).map((f) => ({ rel: `Library/rust-book/${f}`, from: path.join(corpusDir('rust-book'), f) })),
+    ...tldr.slice(0, nTldr).map((f, i) => ({ rel: `Library/tldr-${i % 4}/${f}`, from: path.join(corpusDir('tldr-common'), f) })),
   ];
   for (let i = 0; files.length < total; i++) files.push({ rel: `Drop/batch-${i % 8}/note-${i}.md`, text: generatedNote(i) });
   return files;

@@ -44,7 +44,6 @@ export const MAILBOX_BOUNDS: Record<string, number> = {
   store: WATCHER_ADMISSION,
 };
 
-const CORPORA = path.resolve(REPO, '../shared/corpora');
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 function countNotes(dir: string): number {
@@ -59,7 +58,7 @@ function countNotes(dir: string): number {
 
 export async function runOverload(opts: { notes: number; agents: number; log?: (l: string) => void }): Promise<OverloadReport> {
   const log = opts.log ?? (() => {});
-  const files = planDrop(CORPORA, opts.notes); // fails clearly when the corpora are missing
+  const files = planDrop(opts.notes); // fails clearly when the corpora are missing
   const v = makeVault({
     'Projects/Atlas.md': '# Atlas\n\nMigrate the ledger to Postgres.\n',
     'People/Maya.md': '# Maya\n\nRuns [[Atlas]].\n',

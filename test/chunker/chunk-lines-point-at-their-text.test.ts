@@ -1,8 +1,9 @@
 // startLine/endLine are file lines (frontmatter counted) that hold exactly the chunk's text, so an editor can jump there.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
 import type { ParsedNote } from '../../messages/common.js';
+import { corpusDir, corpusFiles } from '../helpers/corpora.js';
 import { bodyOf, fileLines, parse } from './helpers.js';
 
 /** The body must sit in the line range, starting on its first line and ending on its last. */
@@ -40,8 +41,9 @@ t.test('line ranges hold for long notes split mid-paragraph, and for CRLF files'
 });
 
 t.test('line ranges hold on real documents (the Rust book)', async (t) => {
-  const dir = '/work/shared/corpora/rust-book';
-  const files = readdirSync(dir).filter((f) => f.endsWith('.md')).sort().slice(0, 30);
+  const dir = corpusDir('rust-book');
+  const files = corpusFiles('rust-book').slice(0, 30);
+  t.equal(files.length, 30, 'thirty chapters are read');
   for (const f of files) {
     const text = readFileSync(path.join(dir, f), 'utf8');
     checkLines(t, text, parse(text, f, { maxTokens: 64 }));

@@ -80,10 +80,12 @@ t.test('a bad config refuses to start with exit 78 and names the problem', async
   t.match(r.stderr, /embedder\.threads/);
 });
 
-t.test('doctor checks the model and sqlite-vec', async (t) => {
+t.test('doctor checks the model and sqlite-vec, and names the CPU features and int8 kernel', async (t) => {
   const v = makeVault({});
   t.teardown(() => v.cleanup());
   const r = await cli(['doctor', '--vault', v.dir]);
   t.match(r.stdout, /ok\s+sqlite-vec/);
   t.match(r.stdout, /ok\s+model\s+use-lite/);
+  t.match(r.stdout, /ok\s+cpu\s+.+: avx2 (yes|no), avx512 (yes \(.+\)|no), vnni (yes \(.+\)|no)/, 'the flags that pick the int8 kernel');
+  t.match(r.stdout, /ok\s+int8\s+u8×s8 kernel \S+ .*; quantize: int8 weights stored (signed|unsigned)/, 'the kernel path and the encoding used');
 });

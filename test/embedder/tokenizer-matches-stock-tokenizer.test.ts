@@ -1,21 +1,17 @@
 // Our linear-time use-lite tokenizer gives exactly the stock @energetic-ai tokenizer's ids, on real markdown and odd Unicode.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import t from 'tap';
 import { loadUseLiteTokenizer } from '../../actors/embedder/use-lite/tokenizer.js';
-import { CORPORA } from './helpers/corpora.js';
+import { corpusDir, corpusFiles, type CorpusName } from '../helpers/corpora.js';
 import { stockTokenizer } from './helpers/stock-use-lite.js';
 
 const stock = stockTokenizer();
 const ours = loadUseLiteTokenizer();
 
-function corpusLines(folder: string): string[] {
-  const dir = path.join(CORPORA, folder);
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.md'))
-    .sort()
-    .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split('\n'));
+function corpusLines(name: CorpusName): string[] {
+  return corpusFiles(name).flatMap((f) => readFileSync(path.join(corpusDir(name), f), 'utf8').split('\n'));
 }
 
 /** Texts whose ids differ from stock, with both id lists (all texts are checked; a test shows the first few). */
@@ -40,7 +36,7 @@ t.test('every line of the Rust book tokenizes exactly as stock', async (t) => {
 });
 
 t.test('whole chapters, thousands of tokens long, tokenize exactly as stock', async (t) => {
-  const dir = path.join(CORPORA, 'rust-book');
+  const dir = corpusDir('rust-book');
   const chapters = ['ch03-05-control-flow.md', 'ch08-02-strings.md'].map((f) => readFileSync(path.join(dir, f), 'utf8'));
   t.ok(stock.encode(chapters[1]!).length > 3000, 'a chapter is long');
   t.same(differences(chapters).slice(0, 3), [], 'chapters: every text gives the stock ids');
@@ -84,7 +80,7 @@ t.test('random strings over a tricky alphabet tokenize exactly as stock', async 
 
 t.test('the model window is the first 128 ids of the full text, and count is the full length', async (t) => {
   t.equal(ours.maxTokens, 128);
-  const texts = [...corpusLines('rust-book').slice(0, 2000), readFileSync(path.join(CORPORA, 'rust-book', 'ch08-02-strings.md'), 'utf8')];
+  const texts = [...corpusLines('rust-book').slice(0, 2000), readFileSync(path.join(corpusDir('rust-book'), 'ch08-02-strings.md'), 'utf8')];
   texts.push('word '.repeat(400), ' '.repeat(300) + 'x', '😀 '.repeat(200), 'a'.repeat(5000));
   let wrong = 0;
   for (const text of texts) {

@@ -1,20 +1,12 @@
 // The int8 variant of use-lite is its own model identity, and its vectors stay within cosine 0.998 of fp32's.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { createUseLiteProvider } from '../../actors/embedder/use-lite/provider.js';
-import { CORPORA } from './helpers/corpora.js';
+import { rustBookChunks } from '../helpers/corpora.js';
 
 const dot = (a: Float32Array, b: Float32Array): number => a.reduce((s, x, i) => s + x * b[i]!, 0);
-
-/** About 40-word chunks from the Rust book, the kind of text the vault embeds. */
-function chunks(count: number): string[] {
-  const dir = path.join(CORPORA, 'rust-book');
-  const words = readdirSync(dir).sort().slice(10, 30).flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split(/\s+/).filter(Boolean));
-  const step = Math.floor(words.length / count);
-  return Array.from({ length: count }, (_, i) => words.slice(i * step, i * step + 40).join(' '));
-}
 
 t.test('int8 vectors are close to fp32 vectors and carry their own version', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'memvault-use-lite-'));
@@ -25,10 +17,10 @@ t.test('int8 vectors are close to fp32 vectors and carry their own version', asy
     await fp32.close();
     await int8.close();
   });
-  t.equal(int8.info.version, '0.2.0-int8', 'an index built with int8 never mixes with fp32 vectors');
+  t.equal(int8.info.version, '0.2.0-int8-r2', 'an index built with int8 never mixes with fp32 vectors, nor with the r1 int8 model');
   t.equal(fp32.info.version, '0.2.0');
 
-  const texts = chunks(48);
+  const texts = rustBookChunks(48);
   const [a, b] = [await fp32.embed(texts), await int8.embed(texts)];
   const cosines = a.map((v, i) => dot(v, b[i]!));
   const min = Math.min(...cosines);

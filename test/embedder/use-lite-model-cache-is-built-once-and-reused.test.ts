@@ -16,7 +16,7 @@ t.test('the second ensure reuses the file the first one built', async (t) => {
   const dir = tempDir(t);
   const first = await ensureUseLiteModelFile(dir);
   t.equal(first.built, true, 'the first call builds');
-  t.equal(path.basename(first.path), 'use-lite-0.2.0-fp32-r1.onnx', 'the name holds package version, variant and builder revision');
+  t.equal(path.basename(first.path), 'use-lite-0.2.0-fp32-r2.onnx', 'the name holds package version, weight format and builder revision');
   const before = statSync(first.path);
   t.ok(before.size > 27_000_000, 'the fp32 file holds all weights');
 
@@ -24,7 +24,8 @@ t.test('the second ensure reuses the file the first one built', async (t) => {
   t.same(second, { path: first.path, built: false }, 'the second call reuses it');
   t.equal(statSync(first.path).mtimeMs, before.mtimeMs, 'the file was not rewritten');
   t.equal(await ensureUseLiteModel(dir), first.path);
-  t.equal(useLiteModelFileName('int8'), 'use-lite-0.2.0-int8-r1.onnx', 'variants never share a file');
+  t.equal(useLiteModelFileName('int8s8'), 'use-lite-0.2.0-int8s8-r2.onnx', 'formats never share a file');
+  t.equal(useLiteModelFileName('int8u8'), 'use-lite-0.2.0-int8u8-r2.onnx');
 });
 
 t.test('concurrent builds leave one whole file and no temp files', async (t) => {

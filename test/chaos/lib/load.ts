@@ -6,6 +6,7 @@ import type { ProcessDaemon } from './daemon-process.js';
 import { sha256, withSum, type Ledger, type Outcome } from './ledger.js';
 import { gitBlob, type Model } from './model.js';
 import { rng } from '../../../bench/harness.js';
+import { corpusDir, corpusFiles } from '../../helpers/corpora.js';
 
 export { rng }; // seeded (mulberry32), so a failing cycle can be replayed with its seed
 
@@ -14,16 +15,10 @@ export interface Corpus {
 }
 
 /** The shared corpora (tldr-pages, the Rust book); throws naming the folder when it is missing. */
-export function loadCorpus(dir: string): Corpus {
+export function loadCorpus(): Corpus {
   const files: Corpus['files'] = [];
-  for (const sub of ['tldr-common', 'rust-book']) {
-    let names: string[];
-    try {
-      names = readdirSync(path.join(dir, sub)).filter((n) => n.endsWith('.md'));
-    } catch {
-      throw new Error(`corpus folder ${path.join(dir, sub)} is missing: the crash cycles drop real markdown from /work/shared/corpora (../shared/corpora from the repo)`);
-    }
-    for (const n of names) files.push({ name: `${sub === 'rust-book' ? 'rb' : 'tldr'}-${n}`, abs: path.join(dir, sub, n) });
+  for (const sub of ['tldr-common', 'rust-book'] as const) {
+    for (const n of corpusFiles(sub)) files.push({ name: `${sub === 'rust-book' ? 'rb' : 'tldr'}-${n}`, abs: path.join(corpusDir(sub), n) });
   }
   return { files };
 }
