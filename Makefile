@@ -5,7 +5,7 @@ STAMP := node_modules/.memvault-installed
 VAULT ?= .run/vault
 TESTS ?= $(shell find test -name '*.test.ts' | sort | sed -e 's|^|dist/|' -e 's|\.ts$$|.js|')
 
-.PHONY: install build run test test-deps bench chaos clean
+.PHONY: install build run test test-deps lint format diagram bench chaos clean
 
 install: $(STAMP)
 
@@ -32,7 +32,18 @@ test-deps:
 	  $$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-test: build test-deps
+# Biome: formatting, lint rules, and no import circles anywhere (suspicious/noImportCycles, type imports included)
+lint: install
+	npx biome ci .
+
+format: install
+	npx biome format --write .
+
+# the README's picture of the actors, generated from supervisors/actors.ts (a test checks the README holds it)
+diagram: build
+	@node -e "import('./dist/supervisors/actors.js').then((m) => console.log(m.pipelineDiagram()))"
+
+test: build test-deps lint
 	npx tap $(TESTS)
 
 bench: build

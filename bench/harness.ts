@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../config/load.js';
-import { makeLogger } from '../actors/common/log.js';
+import { makeLogger } from '../supervisors/runtime/log.js';
 import { ensureUseLiteModelFile } from '../actors/embedder/use-lite/build-onnx.js';
-import { Daemon } from '../supervisors/daemon.js';
+import { Daemon } from '../main/daemon.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..'); // dist/bench → repo
 import { CORPORA, corpusFiles } from '../test/helpers/corpora.js';

@@ -8,7 +8,7 @@
 // every figure is end to end (tokenize + run + copy out), the median of several runs after a warm-up.
 // The stock TF.js figures run in worker threads: @energetic-ai/core bundles its own TF.js, which cannot share a
 // thread with @tensorflow/tfjs.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { Piscina } from 'piscina';
 import type { EmbeddingProvider } from '../messages/embedding.js';
 import type { UseLiteQuantize } from '../actors/embedder/use-lite/build-onnx.js';
-import type { UseLiteEmbedTask } from '../actors/embedder/use-lite/pool-task.js';
+import type { EmbedTask } from '../actors/embedder/pool-task.js';
 import { createUseLiteProvider } from '../actors/embedder/use-lite/provider.js';
 import { describeCpuFeatures, kernelPaths, probeU8S8, readCpuInfo } from '../actors/embedder/use-lite/int8-kernel.js';
 import { loadUseLiteTokenizer } from '../actors/embedder/use-lite/tokenizer.js';
@@ -121,7 +121,7 @@ function providerCase(p: EmbeddingProvider, variant: Row['variant'], threads: st
 
 function poolCase(pool: Piscina, cacheDir: string, variant: UseLiteQuantize, texts: string[], batch: number): OrtCase {
   const batches = batchesOf(texts, batch);
-  const task = (b: string[]): Promise<unknown> => pool.run({ texts: b, cacheDir, quantize: variant } satisfies UseLiteEmbedTask);
+  const task = (b: string[]): Promise<unknown> => pool.run({ texts: b, settings: { kind: 'use-lite', cacheDir, quantize: variant } } satisfies EmbedTask);
   return {
     variant, threads: '2 pool workers', batch, times: [],
     warm: () => Promise.all([task(batches[0]!), task(batches[1] ?? batches[0]!)]), // both threads open their session
@@ -194,7 +194,8 @@ async function main(): Promise<void> {
     for (const variant of ['fp32', 'int8'] as const) {
       const one = await createUseLiteProvider({ cacheDir, quantize: variant, intraOpThreads: 1 });
       const two = await createUseLiteProvider({ cacheDir, quantize: variant, intraOpThreads: 2 });
-      const pool = new Piscina({ filename: new URL('../actors/embedder/use-lite/pool-task.js', import.meta.url).href, minThreads: 2, maxThreads: 2 });
+      // the embedder's own pool task: one provider per pool thread (a pool per variant here)
+      const pool = new Piscina({ filename: new URL('../actors/embedder/pool-task.js', import.meta.url).href, minThreads: 2, maxThreads: 2 });
       closers.push(() => one.close(), () => two.close(), () => pool.destroy());
       for (const batch of [16, 32]) {
         cases.push(

@@ -16,12 +16,12 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statS
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { makeLogger } from '../actors/common/log.js';
+import { makeLogger } from '../supervisors/runtime/log.js';
 import { createUseLiteProvider } from '../actors/embedder/use-lite/provider.js';
 import { IndexView } from '../actors/gateway/index-view.js';
 import { removeDaemonInfo, writeDaemonInfo } from '../bin/client.js';
 import { loadConfig, type Config } from '../config/load.js';
-import { Daemon } from '../supervisors/daemon.js';
+import { Daemon } from '../main/daemon.js';
 import { CORPORA, REPO, intArg, median, pct, strArg } from './harness.js';
 import { QMD_LIB_HELPER, QMD_PKG, ensureQmd } from './qmd-install.js';
 

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { openIndex } from '../actors/store-writer/schema.js';
 import { IndexReader } from '../actors/store-writer/index-reader.js';
-import { SOURCE_VAULT } from '../actors/store-writer/apply.js';
+import { SOURCE_VAULT } from '../messages/common.js';
 import { makeIgnore, scanVault } from '../actors/watcher/scan.js';
 import { BenchRoot, configFor, intArg, machine, median, newDaemon, printTable, SearchClient, tldrIndex, until, writeResults } from './harness.js';
 

@@ -13,13 +13,13 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeLogger } from '../actors/common/log.js';
+import { makeLogger } from '../supervisors/runtime/log.js';
 import { CHUNKER_VERSION } from '../actors/chunker/parse-note.js';
 import { createUseLiteProvider } from '../actors/embedder/use-lite/provider.js';
 import { useLitePackage } from '../actors/embedder/use-lite/package-files.js';
 import { IndexView, type SearchResult } from '../actors/gateway/index-view.js';
 import { loadConfig } from '../config/load.js';
-import { Daemon } from '../supervisors/daemon.js';
+import { Daemon } from '../main/daemon.js';
 import { CORPORA } from '../test/helpers/corpora.js';
 
 type Mode = 'bm25' | 'vector' | 'hybrid';

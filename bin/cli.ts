@@ -1,8 +1,6 @@
 // memvault's command line: parses arguments and dispatches to one command module; exit codes are stable.
-import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../config/load.js';
-
-export const EXIT = { ok: 0, failure: 1, usage: 2, config: 78 } as const;
+import { ConfigError } from '../config/load.js';
+import { EXIT, parseArgs, UsageError } from './args.js';
 
 const USAGE = `memvault — a memory vault daemon for AI agents
 
@@ -16,53 +14,6 @@ const USAGE = `memvault — a memory vault daemon for AI agents
 
 Environment: MEMVAULT_LISTEN (HOST:PORT), MEMVAULT_DATA_DIR (default <vault>/.memvault).`;
 
-export interface Args {
-  vault?: string;
-  config?: string;
-  listen?: string;
-  json: boolean;
-  files: boolean;
-  k?: number;
-  mode?: string;
-  agent?: string;
-  rest: string[];
-}
-
-function parse(argv: string[]): Args {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      vault: { type: 'string' },
-      config: { type: 'string' },
-      listen: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      files: { type: 'boolean', default: false },
-      k: { type: 'string', short: 'k' },
-      mode: { type: 'string' },
-      agent: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) throw new UsageError('');
-  let k: number | undefined;
-  if (values.k !== undefined) {
-    k = Number(values.k);
-    if (!Number.isInteger(k) || k < 1) throw new UsageError('-k must be a positive integer');
-  }
-  if (values.mode !== undefined && !['hybrid', 'bm25', 'vector'].includes(values.mode))
-    throw new UsageError('--mode must be hybrid, bm25 or vector');
-  return { vault: values.vault, config: values.config, listen: values.listen, json: values.json ?? false, files: values.files ?? false, k, mode: values.mode, agent: values.agent, rest: positionals };
-}
-
-export class UsageError extends Error {}
-
-/** Settings for a command: `--vault` (or the config's `vault`, or the current folder for read-only commands). */
-export function configFor(a: Args, opts: { vaultRequired: boolean }): Config {
-  if (opts.vaultRequired && !a.vault && !a.config) throw new UsageError('--vault DIR is required');
-  return loadConfig({ file: a.config ?? null, vault: a.vault ?? (a.config ? undefined : process.cwd()), listen: a.listen });
-}
-
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   let code: number = EXIT.ok;
@@ -71,7 +22,7 @@ export async function main(argv: string[]): Promise<void> {
       process.stdout.write(USAGE + '\n');
       return;
     }
-    const a = parse(rest);
+    const a = parseArgs(rest);
     switch (command) {
       case 'start':
         code = await (await import('./commands/start.js')).start(a);

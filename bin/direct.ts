@@ -2,11 +2,11 @@
 // and work out what is pending by comparing the vault on disk with the index (stat only).
 import { existsSync } from 'node:fs';
 import type { Config } from '../config/load.js';
-import { indexFile } from '../actors/common/boot.js';
+import { indexFile } from '../supervisors/runtime/boot.js';
 import { IndexView } from '../actors/gateway/index-view.js';
 import { createProvider, providerSettings } from '../actors/embedder/factory.js';
 import { makeIgnore, scanVault } from '../actors/watcher/scan.js';
-import { SOURCE_VAULT } from '../actors/store-writer/apply.js';
+import { SOURCE_VAULT } from '../messages/common.js';
 
 export type FileState = { path: string; state: 'indexed' | 'pending' | 'skipped' | 'failed'; reason: string | null; message: string | null };
 

@@ -17,6 +17,9 @@ export type HostToWorker<In = unknown> =
   | { type: 'actor.metrics'; id: number }
   /** Out of band: fault injection, acted on as soon as the worker's event loop sees it. */
   | { type: 'actor.fault'; fault: ActorFault }
+  /** The answer to the worker's `ctx.request` number `id` (from the actor it asked, through the host and main). */
+  | { type: 'actor.response'; id: number; ok: true; value: unknown }
+  | { type: 'actor.response'; id: number; ok: false; error: WireError }
   /** Finish the current message, ack it, exit 0. */
   | { type: 'actor.stop'; reason: string };
 
@@ -27,6 +30,8 @@ export type WorkerToHost<Out = unknown> =
   | { type: 'actor.progress'; seq: number }
   | { type: 'actor.reply'; seq: number; value: unknown }
   | { type: 'actor.emit'; msg: Out }
+  /** The worker asks another actor (or main) and awaits the answer; null timeout: wait as long as it takes. */
+  | { type: 'actor.request'; id: number; msg: Out; timeoutMs: number | null }
   | { type: 'actor.metrics_result'; id: number; metrics: WorkerMetrics }
   | { type: 'actor.log'; level: LogLevel; msg: string; fields?: Record<string, unknown> };
 

@@ -24,6 +24,9 @@ export function fail<R extends string>(reason: R, message: string): Failure<R> {
   return { ok: false, reason, message };
 }
 
+/** The index's source_type for vault notes (episodes and facts get their own). */
+export const SOURCE_VAULT = 'vault';
+
 /** Plain-data error for crossing threads (an Error subclass loses its fields in structured clone). */
 export interface WireError {
   kind: string;

@@ -6,7 +6,7 @@ export type { ChunkerMsg } from './to-chunker.js';
 export type { EmbedderMsg } from './to-embedder.js';
 export type { StoreMsg, NoteForStore, FileFailReason } from './to-store.js';
 export type { GatewayMsg } from './to-gateway.js';
-export type { MainMsg } from './to-main.js';
+export type { MainMsg, MetricsText, ReindexResult } from './to-main.js';
 export type { GitMsg } from './to-git.js';
 export type * from './vault-ops.js';
 
@@ -15,12 +15,26 @@ import type { ChunkerMsg } from './to-chunker.js';
 import type { EmbedderMsg } from './to-embedder.js';
 import type { StoreMsg } from './to-store.js';
 import type { GatewayMsg } from './to-gateway.js';
-import type { MainMsg } from './to-main.js';
+import type { MainMsg, MetricsText, ReindexResult } from './to-main.js';
 import type { GitMsg } from './to-git.js';
+import type { MutationResult } from './vault-ops.js';
 
 export type AnyMsg = WatcherMsg | ChunkerMsg | EmbedderMsg | StoreMsg | GatewayMsg | MainMsg | GitMsg;
 export type ActorName = 'watcher' | 'chunker' | 'embedder' | 'store' | 'gateway' | 'main' | 'git';
 
-export function destinationOf(msg: AnyMsg): ActorName {
+export type MsgType = AnyMsg['type'];
+export type MsgOf<T extends MsgType> = Extract<AnyMsg, { type: T }>;
+
+/** Messages sent as requests (`ctx.request`, `ActorHandle.request`) and what the receiver answers (`ctx.reply`). */
+export interface Replies {
+  'git.mutate': MutationResult;
+  'git.undo': MutationResult;
+  'main.metrics': MetricsText;
+  'main.reindex': ReindexResult;
+  'store.swap_index': { swapped: true };
+}
+export type RequestType = keyof Replies;
+
+export function destinationOf(msg: { type: string }): ActorName {
   return msg.type.slice(0, msg.type.indexOf('.')) as ActorName;
 }

@@ -23,7 +23,7 @@ export type StoreMsg =
   | { type: 'store.delete'; path: VaultPath }
   | { type: 'store.rename'; from: VaultPath; to: VaultPath; mtimeMs: number; size: number }
   | { type: 'store.file_failed'; path: VaultPath; reason: FileFailReason; message: string }
-  /** Reindex: close the live index, rename `next` over it, reopen, and bump the board's indexGeneration. */
-  | { type: 'store.swap_index'; next: string; requestId: number }
+  /** Request (main's reindex): close the live index, rename `next` over it, reopen, bump indexGeneration; replies when done. */
+  | { type: 'store.swap_index'; next: string }
   /** The index file was deleted under the daemon: main made a fresh one at the same path; reopen it and rebuild. */
   | { type: 'store.reopen_index'; reason: string };

@@ -1,6 +1,8 @@
 // What a supervisor reports for logs and metrics: plain data with stable `supervisor.*` type names.
 import type { WireError } from '../messages/common.js';
-import type { ChildExit } from './spec.js';
+
+/** How a child went down: finished, crashed (with why), or killed at its shutdown deadline. */
+export type ChildExit = { kind: 'normal' } | { kind: 'crash'; error: WireError } | { kind: 'killed' };
 
 export type SupervisorEvent =
   | { type: 'supervisor.child_started'; supervisor: string; child: string; restarts: number }

@@ -1,7 +1,8 @@
 // Supervision trees as data: a supervisor's strategy, restart intensity and ordered child specs (OTP's child_spec).
-import type { WireError } from '../messages/common.js';
 import type { Clock } from './clock.js';
-import type { SupervisorEvent } from './events.js';
+import type { ChildExit, SupervisorEvent } from './events.js';
+
+export type { ChildExit } from './events.js';
 
 export type Strategy = 'one_for_one' | 'rest_for_one' | 'one_for_all';
 
@@ -58,5 +59,3 @@ export interface Child {
   /** Graceful: asks the child to drain, terminates it after its shutdownMs; resolves once it has exited. */
   stop(reason: string): Promise<void>;
 }
-
-export type ChildExit = { kind: 'normal' } | { kind: 'crash'; error: WireError } | { kind: 'killed' };

@@ -1,17 +1,17 @@
 // The chunker actor (worker thread): reads a changed note, short-circuits unchanged bytes, parses and chunks it.
 import { readFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import { Counter } from 'prom-client';
-import { runActor } from '../runtime/worker.js';
-import { boot } from '../common/boot.js';
+import { runActor } from '../../supervisors/runtime/worker.js';
+import { boot } from '../../supervisors/runtime/boot.js';
 import { assertNever } from '../../messages/common.js';
 import type { ChunkerMsg } from '../../messages/to-chunker.js';
-import type { EmbedderMsg } from '../../messages/to-embedder.js';
-import type { FileFailReason, StoreMsg } from '../../messages/to-store.js';
+import type { FileFailReason } from '../../messages/to-store.js';
+import type { Sends } from '../../supervisors/actors.js';
 import type { TokenCounter } from '../../messages/embedding.js';
 import { providerSettings, tokenCounterFor } from '../embedder/factory.js';
 import { locateNote } from '../watcher/scan.js';
 import { parseNote } from './parse-note.js';
+import { sha256Hex } from '../../messages/hash.js';
 
 const { b, log } = boot();
 const cfg = b.config;
@@ -24,7 +24,7 @@ function readFailure(err: unknown): { reason: FileFailReason; message: string } 
   return { reason, message: `${code}: ${(err as Error).message}` };
 }
 
-runActor<ChunkerMsg, EmbedderMsg | StoreMsg, TokenCounter>(
+runActor<ChunkerMsg, Sends<'chunker'>, TokenCounter>(
   async (msg, ctx) => {
     switch (msg.type) {
       case 'chunker.file_changed': {
@@ -51,7 +51,7 @@ runActor<ChunkerMsg, EmbedderMsg | StoreMsg, TokenCounter>(
           return;
         }
         // the size the watcher saw may be stale (the file changed again): the next event brings the new one
-        const contentHash = createHash('sha256').update(bytes).digest('hex');
+        const contentHash = sha256Hex(bytes);
         if (contentHash === msg.indexedHash) {
           parsed.inc({ outcome: 'unchanged' });
           ctx.emit({ type: 'store.touch', path: msg.path, mtimeMs: msg.mtimeMs, size: msg.size, contentHash });

@@ -29,8 +29,8 @@ export function blankCodeSpans(src: string): string {
   for (let i = src.indexOf('`'); i >= 0; ) {
     let n = 0;
     while (src[i + n] === '`') n++;
-    let list = byLength.get(n);
-    if (!list) byLength.set(n, (list = []));
+    const list = byLength.get(n) ?? [];
+    byLength.set(n, list);
     list.push(starts.length);
     starts.push(i);
     lengths.push(n);

@@ -1,10 +1,10 @@
 // Packs a section's units into chunks under the token limit, with heading context in front and a small overlap.
-import { createHash } from 'node:crypto';
 import type { ChunkDraft } from '../../messages/common.js';
 import type { TokenCounter } from '../../messages/embedding.js';
 import type { LineIndex } from './line-index.js';
 import type { Section } from './sections.js';
 import type { Unit, UnitCutter } from './units.js';
+import { sha256Hex } from '../../messages/hash.js';
 
 export interface PackContext {
   text: string;
@@ -149,6 +149,6 @@ function draft(ctx: PackContext, content: string, headingPath: string[], start: 
     startLine: ctx.lines.lineOf(start) + 1,
     endLine: ctx.lines.lineOf(Math.max(start, end - 1)) + 1,
     tokenCount,
-    hash: createHash('sha256').update(content).digest('hex'),
+    hash: sha256Hex(content),
   };
 }

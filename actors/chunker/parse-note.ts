@@ -1,5 +1,4 @@
 // Entry point of the chunker: a note file's bytes → title, tags, links, privacy flag and heading-aware chunks.
-import { createHash } from 'node:crypto';
 import type { ChunkDraft, ParsedNote, VaultPath } from '../../messages/common.js';
 import type { ChunkOptions, ParseResult } from '../../messages/chunker.js';
 import type { TokenCounter } from '../../messages/embedding.js';
@@ -13,6 +12,7 @@ import { chunkSection, contextLine, type PackContext } from './pack.js';
 import { splitSections } from './sections.js';
 import { inlineTags } from './tags.js';
 import { UnitCutter } from './units.js';
+import { sha256Hex } from '../../messages/hash.js';
 
 export { CHUNKER_VERSION } from './version.js';
 
@@ -58,7 +58,7 @@ export function parseNote(path: VaultPath, bytes: Buffer, tokens: TokenCounter, 
   const note: ParsedNote = {
     path,
     title,
-    contentHash: createHash('sha256').update(bytes).digest('hex'),
+    contentHash: sha256Hex(bytes),
     frontmatter: fm.data,
     tags: [...new Set([...frontmatterTags(fm.data), ...inlineTags(regions)])],
     links: wikiLinks(regions, lines),
@@ -80,7 +80,7 @@ function titleChunk(ctx: PackContext, title: string, fileLines: readonly string[
     startLine: 1,
     endLine: Math.max(1, lastLine),
     tokenCount: ctx.tokens.count(content),
-    hash: createHash('sha256').update(content).digest('hex'),
+    hash: sha256Hex(content),
   };
 }
 

@@ -1,11 +1,12 @@
 // The embedder actor (worker thread): reuses stored vectors by chunk hash, batches the rest across notes into a
 // piscina pool main owns (one model session per thread, so both cores work), and hands finished notes to the store writer.
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { runActor } from '../runtime/worker.js';
-import { boot } from '../common/boot.js';
+import { runActor } from '../../supervisors/runtime/worker.js';
+import { boot } from '../../supervisors/runtime/boot.js';
+import { EMBEDDER_STATES, stateCode } from '../../supervisors/runtime/board.js';
 import { assertNever, type ModelInfo } from '../../messages/common.js';
 import type { EmbedderMsg } from '../../messages/to-embedder.js';
-import type { StoreMsg } from '../../messages/to-store.js';
+import { ACTORS, type Sends } from '../../supervisors/actors.js';
 import { openIndex } from '../store-writer/schema.js';
 import { IndexReader } from '../store-writer/index-reader.js';
 import { Batcher } from './batcher.js';
@@ -31,7 +32,7 @@ interface State {
 }
 
 async function startPool(): Promise<{ model: ModelInfo; batcher: Batcher } | { error: string }> {
-  // main owns the pool (supervisors/embed-pools.ts): it outlives this actor, so a restart finds the models loaded
+  // main owns the pool (main/embed-pools.ts): it outlives this actor, so a restart finds the models loaded
   if (!b.port) throw new Error('the embedder needs workerData.port to main\'s embedding pools');
   const run = poolClient(b.port);
   const pool = { run: (task: Parameters<typeof run>[1]) => run('bulk', task) };
@@ -60,7 +61,7 @@ async function startPool(): Promise<{ model: ModelInfo; batcher: Batcher } | { e
   }
 }
 
-runActor<EmbedderMsg, StoreMsg, State>(
+runActor<EmbedderMsg, Sends<'embedder'>, State>(
   async (msg, ctx) => {
     switch (msg.type) {
       case 'embedder.embed_note': {
@@ -86,20 +87,20 @@ runActor<EmbedderMsg, StoreMsg, State>(
     }
   },
   () => {
-    board.set('embedderState', 0);
+    board.set('embedderState', stateCode(EMBEDDER_STATES, 'starting'));
     const started = performance.now();
-    const reader = new IndexReader(openIndex(b.dbFile, { readonly: true, cacheMiB: 4 }));
+    const reader = new IndexReader(openIndex(b.dbFile, { readonly: true, cacheMiB: 4 }), { userId: cfg.user_id });
     const pool = startPool().then((r) => {
       if ('error' in r) {
-        board.set('embedderState', 2);
+        board.set('embedderState', stateCode(EMBEDDER_STATES, 'unavailable'));
         log.event('embedder_unavailable', { provider: settings.kind, reason: r.error }, 'embedding provider could not start: indexing keyword-only');
         return { model: null, batcher: null };
       }
-      board.set('embedderState', 1);
+      board.set('embedderState', stateCode(EMBEDDER_STATES, 'ready'));
       log.event('embedder_ready', { model: r.model, threads: cfg.embedder.threads, ms: Math.round(performance.now() - started) });
       return { model: r.model, batcher: r.batcher };
     });
     return { pool, reader };
   },
-  { concurrency: 64 },
+  { concurrency: ACTORS.embedder.concurrency },
 );

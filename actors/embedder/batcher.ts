@@ -1,13 +1,15 @@
 // Micro-batching queue: texts from many notes are gathered into one model call of up to `maxBatch`, flushed when full
 // or after a short window, with at most `concurrency` calls running (one per pool thread) so both cores stay busy.
 
+import { systemClock, type Clock, type TimerHandle } from '../../supervisors/clock.js';
+
 export interface BatcherOptions {
   maxBatch: number;
   windowMs: number;
   concurrency: number;
   run: (texts: string[]) => Promise<Float32Array[]>;
-  setTimer?: (fn: () => void, ms: number) => unknown;
-  clearTimer?: (h: unknown) => void;
+  /** Default the system clock; tests pass a ManualClock. */
+  clock?: Clock;
   onBatch?: (size: number, ms: number) => void;
 }
 
@@ -21,10 +23,12 @@ export class Batcher {
   readonly #o: BatcherOptions;
   readonly #queue: Item[] = [];
   #running = 0;
-  #timer: unknown = null;
+  #timer: TimerHandle | null = null;
+  readonly #clock: Clock;
 
   constructor(opts: BatcherOptions) {
     this.#o = opts;
+    this.#clock = opts.clock ?? systemClock;
   }
 
   get queued(): number {
@@ -52,8 +56,7 @@ export class Batcher {
     if (this.#queue.length === 0 || this.#running >= o.concurrency) return;
     // a partial batch waits a short window for company while a thread is free
     if (this.#timer === null) {
-      const set = o.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
-      this.#timer = set(() => {
+      this.#timer = this.#clock.setTimeout(() => {
         this.#timer = null;
         if (this.#queue.length > 0 && this.#running < o.concurrency) this.#dispatch();
         this.#pump();
@@ -64,15 +67,16 @@ export class Batcher {
   #dispatch(): void {
     const o = this.#o;
     if (this.#timer !== null) {
-      (o.clearTimer ?? ((h) => clearTimeout(h as NodeJS.Timeout)))(this.#timer);
+      this.#clock.clearTimeout(this.#timer);
       this.#timer = null;
     }
     const batch = this.#queue.splice(0, o.maxBatch);
     this.#running++;
-    const started = performance.now();
-    o.run(batch.map((b) => b.text)).then(
+    const started = this.#clock.now();
+    // through a promise, so a run that throws at once fails its batch like one that rejects
+    Promise.resolve(batch.map((b) => b.text)).then(o.run).then(
       (vectors) => {
-        o.onBatch?.(batch.length, performance.now() - started);
+        o.onBatch?.(batch.length, this.#clock.now() - started);
         batch.forEach((b, i) => {
           const v = vectors[i];
           if (v) b.done(v);

@@ -3,21 +3,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
-import { runActor } from '../runtime/worker.js';
-import { boot } from '../common/boot.js';
-import { assertNever } from '../../messages/common.js';
+import { runActor } from '../../supervisors/runtime/worker.js';
+import { boot } from '../../supervisors/runtime/boot.js';
+import { assertNever, SOURCE_VAULT } from '../../messages/common.js';
 import type { GatewayMsg } from '../../messages/to-gateway.js';
-import type { MainMsg } from '../../messages/to-main.js';
-import type { GitMsg } from '../../messages/to-git.js';
-import { SOURCE_VAULT } from '../store-writer/apply.js';
-import { IndexWaiter, MessageWriteBackend } from './write-backend.js';
+import type { Asks, Sends } from '../../supervisors/actors.js';
+import { IndexWaiter, MessageWriteBackend, WRITE_TIMEOUT_MS } from './write-backend.js';
 import { splitListen } from '../../config/load.js';
 import { providerSettings } from '../embedder/factory.js';
 import { poolClient, remoteQueryProvider } from '../embedder/pool-api.js';
 import { createHttpServer } from './http-server.js';
 import { IndexView } from './index-view.js';
 import { gatewayMetrics } from './metrics.js';
-import { VERSION } from '../common/version.js';
+import { retriever } from './retrieval.js';
+import { VERSION } from '../../supervisors/runtime/version.js';
 import { ToolGateway } from './tools/gateway.js';
 import { toolLimits } from './tools/deps.js';
 import { toolMetrics } from './tools/metrics.js';
@@ -28,44 +27,25 @@ const cfg = b.config;
 interface State {
   server: Server;
   view: IndexView;
-  waiting: Map<number, (m: { text: string; contentType: string }) => void>;
-  reindexWaiting: Map<number, (m: Extract<GatewayMsg, { type: 'gateway.reindexed' }>) => void>;
-  writes: MessageWriteBackend;
   indexWaiter: IndexWaiter;
 }
 
 /** How long after listening the gateway loads the MCP SDK in the background (the first /mcp request loads it sooner). */
 const WARM_AFTER_MS = 1_000;
-let nextRequest = 1;
-let post: (m: MainMsg | GitMsg) => void = () => {};
+/** Merging every thread's metrics answers in milliseconds; a scrape should not hang on a wedged thread. */
+const METRICS_TIMEOUT_MS = 5_000;
 
-runActor<GatewayMsg, MainMsg | GitMsg, State>(
+runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
   (msg, ctx) => {
     switch (msg.type) {
-      case 'gateway.metrics': {
-        const w = ctx.state.waiting.get(msg.requestId);
-        ctx.state.waiting.delete(msg.requestId);
-        w?.({ text: msg.text, contentType: msg.contentType });
-        return;
-      }
-      case 'gateway.mutation_result':
-        ctx.state.writes.onResult(msg.requestId, msg.result);
-        return;
       case 'gateway.indexed':
         ctx.state.indexWaiter.onIndexed(msg.path, msg.contentHash);
         return;
-      case 'gateway.reindexed': {
-        const w = ctx.state.reindexWaiting.get(msg.requestId);
-        ctx.state.reindexWaiting.delete(msg.requestId);
-        w?.(msg);
-        return;
-      }
       default:
-        assertNever(msg);
+        assertNever(msg.type);
     }
   },
   async (init) => {
-    post = init.emit;
     const token = readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim();
     const view = new IndexView(b.dbFile, board, {
       defaultK: cfg.search.default_k,
@@ -87,13 +67,14 @@ runActor<GatewayMsg, MainMsg | GitMsg, State>(
         view.provider = { state: 'unavailable', reason: `${err.code ?? 'provider_failed'}: ${err.message}` };
       },
     );
-    const waiting = new Map<number, (m: { text: string; contentType: string }) => void>();
-    const reindexWaiting: State['reindexWaiting'] = new Map();
-    const writes = new MessageWriteBackend((m) => post(m), board, cfg.writes.agents_may_read_sensitive, cfg.writes.max_queue);
+    const writes = new MessageWriteBackend((m) => init.request(m, WRITE_TIMEOUT_MS), board, cfg.writes.enabled, cfg.writes.agents_may_read_sensitive, cfg.writes.max_queue);
     const indexWaiter = new IndexWaiter((p) => view.reader.document(SOURCE_VAULT, p)?.contentHash ?? null);
+    const metrics = gatewayMetrics();
+    const search = retriever(view, log, metrics);
     const tools = new ToolGateway({
       ...toolLimits(cfg),
       view,
+      search,
       writes, // offered while writes.available() says so (board gitState)
       waitIndexed: (p, hash, ms) => indexWaiter.wait(p, hash, ms),
       log,
@@ -104,28 +85,12 @@ runActor<GatewayMsg, MainMsg | GitMsg, State>(
       token,
       tools,
       view,
+      search,
       log,
-      metrics: gatewayMetrics(),
+      metrics,
       version: VERSION,
-      reindex: () =>
-        new Promise((resolve) => {
-          const requestId = nextRequest++;
-          reindexWaiting.set(requestId, (m) => resolve({ ok: m.ok, documents: m.documents, ms: m.ms, error: m.error }));
-          post({ type: 'main.reindex_request', requestId });
-        }),
-      metricsText: () =>
-        new Promise((resolve, reject) => {
-          const requestId = nextRequest++;
-          const timer = setTimeout(() => {
-            waiting.delete(requestId);
-            reject(new Error('metrics collection timed out'));
-          }, 5_000);
-          waiting.set(requestId, (m) => {
-            clearTimeout(timer);
-            resolve(m);
-          });
-          post({ type: 'main.metrics_request', requestId });
-        }),
+      reindex: () => init.request({ type: 'main.reindex' }, null),
+      metricsText: () => init.request({ type: 'main.metrics' }, METRICS_TIMEOUT_MS),
     });
     const { host, port: configured } = splitListen(cfg.listen);
     // with port 0, a restarted gateway takes the port its predecessor had, so clients' URLs stay valid
@@ -139,6 +104,6 @@ runActor<GatewayMsg, MainMsg | GitMsg, State>(
     log.event('gateway_listening', { address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : String(addr) });
     // the MCP half loads a moment after listening, so the first searches after a restart are not queued behind it
     setTimeout(() => void tools.warm().catch((err: unknown) => log.error({ event: 'gateway_warm', err: String(err) }, 'loading the MCP SDK failed')), WARM_AFTER_MS).unref();
-    return { server, view, waiting, reindexWaiting, writes, indexWaiter };
+    return { server, view, indexWaiter };
   },
 );

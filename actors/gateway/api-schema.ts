@@ -28,7 +28,7 @@ export function sinceMs(v: number | string | undefined): number | undefined {
   return typeof v === 'number' ? v : Date.parse(v);
 }
 
-/** Joins zod issues into one line per problem: `filters.k: k must be at least 1`. */
-export function describeIssues(err: z.ZodError): string {
-  return err.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+/** Joins zod issues into one line per problem, naming the field: `filters.k: k must be at least 1`; `whole` names the top level. */
+export function describeIssues(err: z.ZodError, whole = '(body)'): string {
+  return err.issues.map((i) => `${i.path.join('.') || whole}: ${i.message}`).join('; ');
 }

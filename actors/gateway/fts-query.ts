@@ -32,12 +32,6 @@ export function ftsTerms(text: string): string[] {
   return kept.map(quote);
 }
 
-/** The OR of `ftsTerms(text)`, or null when there is nothing to search for. */
-export function toFtsQuery(text: string): string | null {
-  const terms = ftsTerms(text);
-  return terms.length === 0 ? null : terms.join(' OR ');
-}
-
 function quote(w: string): string {
   return `"${w.replaceAll('"', '""')}"`;
 }

@@ -1,16 +1,20 @@
 // The HTTP JSON interface: /healthz, /metrics, /v1/status, /v1/search — bearer-token auth on every /v1 route.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import type { EventLogger } from '../common/log.js';
+import type { EventLogger } from '../../supervisors/runtime/log.js';
 import { describeIssues, searchBody } from './api-schema.js';
+import { readJsonBody, sendJson } from './http-body.js';
 import type { IndexView } from './index-view.js';
 import type { GatewayMetrics } from './metrics.js';
+import type { Retrieve } from './retrieval.js';
 import type { ToolGateway } from './tools/gateway.js';
 import { routeTools } from './tools/http-json.js';
+import { httpStatus } from './tools/types.js';
 
 export interface HttpDeps {
   token: string;
   view: IndexView;
+  search: Retrieve;
   metricsText: () => Promise<{ text: string; contentType: string }>;
   reindex: () => Promise<{ ok: boolean; documents: number; ms: number; error: string | null }>;
   log: EventLogger;
@@ -31,25 +35,12 @@ class HttpFailure extends Error {
   }
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
+const send = sendJson;
 
 async function readJson(req: IncomingMessage, max: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req as AsyncIterable<Buffer>) {
-    size += c.length;
-    if (size > max) throw new HttpFailure(413, 'too_large', `request body over ${max} bytes`);
-    chunks.push(c);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-  } catch {
-    throw new HttpFailure(400, 'bad_request', 'the body must be JSON');
-  }
+  const read = await readJsonBody(req, max);
+  if (!read.ok) throw new HttpFailure(httpStatus(read.error.reason), read.error.reason, read.error.message);
+  return read.result.body ?? {};
 }
 
 function authorised(req: IncomingMessage, token: string): boolean {
@@ -98,10 +89,7 @@ export function createHttpServer(d: HttpDeps): Server {
       if (p === '/v1/search' && req.method === 'POST') {
         const parsed = searchBody.safeParse(await readJson(req, max));
         if (!parsed.success) throw new HttpFailure(400, 'bad_request', describeIssues(parsed.error));
-        const r = await d.view.search(parsed.data);
-        d.metrics.searchSeconds.observe({ mode: r.mode }, r.took_ms / 1000);
-        d.log.event('memory_retrieval', { mode: r.mode, k: parsed.data.k, results: r.results.length, took_ms: r.took_ms, degraded: r.degraded });
-        send(res, 200, r);
+        send(res, 200, await d.search(parsed.data));
         return 200;
       }
     }

@@ -1,8 +1,8 @@
 // What readers see: the index through a read-only connection, its state (counts, pending, model), and search
 // with the query embedded by the gateway's own provider — shared by the gateway actor and the CLI's direct mode.
 import type Database from 'better-sqlite3';
-import type { Board } from '../common/board.js';
-import { EMBEDDER_STATES, STORE_STATES } from '../common/board.js';
+import type { Board } from '../../supervisors/runtime/board.js';
+import { EMBEDDER_STATES, STORE_STATES } from '../../supervisors/runtime/board.js';
 import { STORE_REASONS } from '../store-writer/write-retry.js';
 import { modelKey, type ModelInfo } from '../../messages/common.js';
 import type { EmbeddingProvider } from '../../messages/embedding.js';
@@ -81,7 +81,7 @@ export class IndexView {
   ) {
     this.#dbFile = dbFile;
     this.#db = openIndex(dbFile, { readonly: true });
-    this.#reader = new IndexReader(this.#db);
+    this.#reader = new IndexReader(this.#db, { userId: this.limits.userId });
     this.#generation = board?.get('indexGeneration') ?? 0;
   }
 
@@ -100,7 +100,7 @@ export class IndexView {
   reopen(): void {
     this.#db.close();
     this.#db = openIndex(this.#dbFile, { readonly: true });
-    this.#reader = new IndexReader(this.#db);
+    this.#reader = new IndexReader(this.#db, { userId: this.limits.userId });
     this.#counts = null;
   }
 

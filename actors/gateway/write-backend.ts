@@ -1,16 +1,17 @@
 // The gateway's side of the write path: tool calls become `git.*` requests to the git-writer actor (through main),
-// answered by `gateway.mutation_result`; read-your-writes waits for `gateway.indexed` notices.
-import type { Board } from '../common/board.js';
-import { GIT_STATES } from '../common/board.js';
+// answered with a MutationResult; read-your-writes waits for `gateway.indexed` notices.
+import { GIT_STATES, stateName, type Board } from '../../supervisors/runtime/board.js';
+import { ActorRequestError } from '../../supervisors/runtime/errors.js';
 import { fail } from '../../messages/common.js';
 import type { GitMsg } from '../../messages/to-git.js';
 import type { Caller, MutationResult, UndoRequest, VaultOp } from '../../messages/vault-ops.js';
 
-const WRITE_TIMEOUT_MS = 60_000;
+export const WRITE_TIMEOUT_MS = 60_000;
+
+type GitRequest = Extract<GitMsg, { type: 'git.mutate' | 'git.undo' }>;
 
 export class MessageWriteBackend {
-  #next = 1;
-  readonly #pending = new Map<number, (r: MutationResult) => void>();
+  #outstanding = 0;
 
   /**
    * `maxQueue` (writes.max_queue) bounds the requests handed to the git writer and not yet answered: past it a
@@ -18,8 +19,11 @@ export class MessageWriteBackend {
    * timeout for a place in line.
    */
   constructor(
-    readonly post: (m: GitMsg) => void,
+    /** Asks the git writer (through main); rejects with ActorRequestError when no answer comes. */
+    readonly ask: (m: GitRequest) => Promise<MutationResult>,
     readonly board: Board,
+    /** writes.enabled: without it no git writer runs, and the write tools are never offered. */
+    readonly enabled: boolean,
     readonly mayReadSensitive: boolean,
     readonly maxQueue: number,
   ) {
@@ -28,47 +32,37 @@ export class MessageWriteBackend {
 
   /** Writes and undos handed to the git writer and not yet answered. */
   get outstanding(): number {
-    return this.#pending.size;
+    return this.#outstanding;
   }
 
   available(): { ok: true } | { ok: false; reason: string } {
-    const s = this.board.get('gitState');
-    if (s === 1) return { ok: true };
-    const name = GIT_STATES[s] ?? 'git_failed';
-    return { ok: false, reason: s === 0 ? 'starting: the git writer is opening the vault repository' : `${name}: writes are off (see memvault doctor)` };
+    if (!this.enabled) return { ok: false, reason: 'disabled: writes are off in the configuration (writes.enabled: false)' };
+    const s = stateName(GIT_STATES, this.board.get('gitState'), 'git_failed');
+    if (s === 'ready') return { ok: true };
+    return { ok: false, reason: s === 'starting' ? 'starting: the git writer is opening the vault repository' : `${s}: writes are off (see memvault doctor)` };
   }
 
-  #request(build: (requestId: number) => GitMsg): Promise<MutationResult> {
-    if (this.#pending.size >= this.maxQueue)
-      return Promise.resolve(
-        fail('busy', `the write queue is full: ${this.#pending.size} writes are already waiting for the git writer (writes.max_queue ${this.maxQueue}); nothing was changed — retry after a short wait`),
-      );
-    const requestId = this.#next++;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.#pending.delete(requestId);
-        resolve({ ok: false, reason: 'unavailable', message: `the git writer did not answer within ${WRITE_TIMEOUT_MS / 1000} s; the write may still land — read the note before retrying` });
-      }, WRITE_TIMEOUT_MS);
-      this.#pending.set(requestId, (r) => {
-        clearTimeout(timer);
-        resolve(r);
-      });
-      this.post(build(requestId));
-    });
+  async #request(msg: GitRequest): Promise<MutationResult> {
+    if (this.#outstanding >= this.maxQueue)
+      return fail('busy', `the write queue is full: ${this.#outstanding} writes are already waiting for the git writer (writes.max_queue ${this.maxQueue}); nothing was changed — retry after a short wait`);
+    this.#outstanding++;
+    try {
+      return await this.ask(msg);
+    } catch (err) {
+      if (err instanceof ActorRequestError && err.reason === 'timeout')
+        return fail('unavailable', `the git writer did not answer within ${WRITE_TIMEOUT_MS / 1000} s; the write may still land — read the note before retrying`);
+      return fail('unavailable', `the git writer could not take the request (${err instanceof Error ? err.message : String(err)}); nothing was changed — retry later`);
+    } finally {
+      this.#outstanding--;
+    }
   }
 
   mutate(op: VaultOp, caller: Caller): Promise<MutationResult> {
-    return this.#request((requestId) => ({ type: 'git.mutate', requestId, op, caller: { ...caller, mayReadSensitive: this.mayReadSensitive } }));
+    return this.#request({ type: 'git.mutate', op, caller: { ...caller, mayReadSensitive: this.mayReadSensitive } });
   }
 
   undoLast(req: UndoRequest & { reason?: string }): Promise<MutationResult> {
-    return this.#request((requestId) => ({ type: 'git.undo', requestId, req }));
-  }
-
-  onResult(requestId: number, result: MutationResult): void {
-    const f = this.#pending.get(requestId);
-    this.#pending.delete(requestId);
-    f?.(result);
+    return this.#request({ type: 'git.undo', req });
   }
 }
 

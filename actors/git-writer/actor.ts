@@ -1,28 +1,28 @@
 // The git-writer actor: the one mutation path. Validates and applies each agent mutation to the vault (atomic
 // file writes) and records it as exactly one commit; undoes with `git revert`; commits people's own edits as the
 // person after a quiet period. Every git call is serialised here, so commits never race on the index lock.
-import { createHash } from 'node:crypto';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Counter, Histogram } from 'prom-client';
-import { runActor } from '../runtime/worker.js';
-import { boot } from '../common/boot.js';
+import { runActor } from '../../supervisors/runtime/worker.js';
+import { boot } from '../../supervisors/runtime/boot.js';
+import { GIT_STATES, stateCode } from '../../supervisors/runtime/board.js';
 import { assertNever, fail } from '../../messages/common.js';
 import type { GitMsg } from '../../messages/to-git.js';
-import type { GatewayMsg } from '../../messages/to-gateway.js';
-import type { WatcherMsg } from '../../messages/to-watcher.js';
 import type { MainMsg } from '../../messages/to-main.js';
-
-let notify: (m: MainMsg) => void = () => {};
 import type { MutationResult, VaultOp } from '../../messages/vault-ops.js';
+import type { Sends } from '../../supervisors/actors.js';
 import { makeIgnore } from '../watcher/scan.js';
-import { VaultWriter } from '../vault-writer/vault-writer.js';
-import { removeStaleTemps } from '../vault-writer/atomic.js';
+import { VaultWriter } from './vault/vault-writer.js';
+import { removeStaleTemps } from './vault/atomic.js';
 import { GitRepo, STATE_DIR } from './git-repo.js';
 import { IntentJournal, intentFor, recoverIntents, type Intent } from './intent-journal.js';
+import { OwnWrites } from './own-writes.js';
 import { PeopleEdits } from './people-edits.js';
+import { sha256Hex } from '../../messages/hash.js';
 
 const { b, board, log } = boot();
+let notify: (m: MainMsg & Sends<'git'>) => void = () => {};
 const cfg = b.config;
 const w = cfg.writes;
 
@@ -36,6 +36,7 @@ const phases = new Histogram<'phase'>({
 const commits = new Counter<'kind'>({ name: 'memvault_commits_total', help: 'Commits made, by kind (agent, undo, human)', labelNames: ['kind'] });
 const journalFailures = new Counter({ name: 'memvault_intent_journal_failures_total', help: 'Agent writes whose intent could not be journaled (data dir full or read-only)' });
 const undos = new Counter<'outcome'>({ name: 'memvault_undos_total', help: 'Undo requests by outcome', labelNames: ['outcome'] });
+const worktree = new Counter<'by'>({ name: 'memvault_worktree_changes_total', help: 'Changed notes seen on disk, by whose change: own (the echo of a write of ours) or person', labelNames: ['by'] });
 
 type Ready = { kind: 'ready'; repo: GitRepo; writer: VaultWriter };
 type State = Ready | { kind: 'off'; reason: string };
@@ -53,12 +54,14 @@ const journal = new IntentJournal(path.join(cfg.data_dir, 'git-intent.json'));
 /** The repository once started: people's edits are committed to it from timers as well as from messages. */
 let ready: Ready | null = null;
 const people = new PeopleEdits({ quietMs: w.human_quiet_ms, serial, commit: commitPeople });
+/** What our own writes left on disk: their OS events come back as work-tree changes and are not a person's edits. */
+const own = new OwnWrites(cfg.vault);
 
 async function noteState(rel: string): Promise<{ mtimeMs: number | null; contentHash: string | null }> {
   try {
     const abs = path.join(cfg.vault, rel);
     const [s, bytes] = await Promise.all([stat(abs), readFile(abs)]);
-    return { mtimeMs: s.mtimeMs, contentHash: createHash('sha256').update(bytes).digest('hex') };
+    return { mtimeMs: s.mtimeMs, contentHash: sha256Hex(bytes) };
   } catch {
     return { mtimeMs: null, contentHash: null };
   }
@@ -130,7 +133,9 @@ async function mutate(s: Ready, op: VaultOp, caller: Caller): Promise<MutationRe
   const intent = await intentFor(cfg.vault, op, caller);
   await journalRecord(intent);
   try {
-    return await applyAndCommit(s, op, caller, intent);
+    const result = await applyAndCommit(s, op, caller, intent);
+    if (result.ok) await own.record(result.paths);
+    return result;
   } finally {
     await journal.clear();
   }
@@ -203,7 +208,7 @@ function armOwed(s: Ready): void {
   }, owedRetryMs);
 }
 
-runActor<GitMsg, GatewayMsg | WatcherMsg | MainMsg, State>(
+runActor<GitMsg, Sends<'git'>, State>(
   async (msg, ctx) => {
     const s = ctx.state;
     switch (msg.type) {
@@ -214,14 +219,19 @@ runActor<GitMsg, GatewayMsg | WatcherMsg | MainMsg, State>(
         log.info({ event: 'vault_write', op: msg.op.op, paths: opPaths(msg.op), agent: msg.caller.agent, outcome: result.ok ? 'ok' : result.reason, commit: result.ok ? result.commit : undefined }, 'vault write');
         // tell the watcher directly: OS events for a quick write-then-delete can coalesce into nothing
         if (result.ok) ctx.emit({ type: 'watcher.fs_events', paths: result.paths });
-        ctx.emit({ type: 'gateway.mutation_result', requestId: msg.requestId, result });
+        ctx.reply(result);
         return;
       }
       case 'git.undo': {
         let result: MutationResult;
         if (s.kind === 'off') result = fail('unavailable', s.reason);
         else {
-          const r = await serial(async () => (await ensureRepo(s), s.repo).undoLast({ agent: msg.req.onlyMine ? msg.req.agent : undefined, byAgent: msg.req.agent, reason: msg.req.reason }));
+          const r = await serial(async () => {
+            await ensureRepo(s);
+            const undone = await s.repo.undoLast({ agent: msg.req.onlyMine ? msg.req.agent : undefined, byAgent: msg.req.agent, reason: msg.req.reason });
+            if (undone.ok) await own.record(undone.paths);
+            return undone;
+          });
           if (r.ok) {
             commits.inc({ kind: 'undo' });
             notify({ type: 'main.committed', kind: 'undo', sha: r.sha, paths: r.paths });
@@ -233,12 +243,16 @@ runActor<GitMsg, GatewayMsg | WatcherMsg | MainMsg, State>(
         undos.inc({ outcome: result.ok ? 'ok' : result.reason });
         log.info({ event: 'vault_undo', agent: msg.req.agent, outcome: result.ok ? 'ok' : result.reason, commit: result.ok ? result.commit : undefined }, 'vault undo');
         if (result.ok) ctx.emit({ type: 'watcher.fs_events', paths: result.paths });
-        ctx.emit({ type: 'gateway.mutation_result', requestId: msg.requestId, result });
+        ctx.reply(result);
         return;
       }
       case 'git.worktree_changed': {
         if (s.kind === 'off') return;
-        people.changed(msg.paths.filter((p) => !ignore(p, false)).map((p) => p.normalize('NFC')));
+        const notes = msg.paths.filter((p) => !ignore(p, false)).map((p) => p.normalize('NFC'));
+        const theirs = await own.othersOf(notes);
+        worktree.inc({ by: 'own' }, notes.length - theirs.length);
+        worktree.inc({ by: 'person' }, theirs.length);
+        people.changed(theirs);
         return;
       }
       default:
@@ -247,14 +261,10 @@ runActor<GitMsg, GatewayMsg | WatcherMsg | MainMsg, State>(
   },
   async (init) => {
     notify = init.emit;
-    if (!w.enabled) {
-      board.set('gitState', 5);
-      return { kind: 'off', reason: 'writes are disabled in the configuration (writes.enabled: false)' };
-    }
-    board.set('gitState', 0);
+    board.set('gitState', stateCode(GIT_STATES, 'starting'));
     const repo = await GitRepo.open(cfg.vault, { author: w.author, person: w.person, onWarning: (m) => log.warn({ event: 'vault_git_warning' }, m) });
     if (!(repo instanceof GitRepo)) {
-      board.set('gitState', repo.reason === 'git_missing' ? 2 : repo.reason === 'git_too_old' ? 3 : 4);
+      board.set('gitState', stateCode(GIT_STATES, repo.reason === 'git_missing' || repo.reason === 'git_too_old' ? repo.reason : 'git_failed'));
       log.error({ event: 'vault_git_unavailable', reason: repo.reason, detail: repo.message }, 'vault writes are off; search keeps working');
       return { kind: 'off', reason: `${repo.reason}: ${repo.message}` };
     }
@@ -274,7 +284,7 @@ runActor<GitMsg, GatewayMsg | WatcherMsg | MainMsg, State>(
     ready = { kind: 'ready', repo, writer };
     const dirty = (await repo.dirtyPaths()).filter((p) => !ignore(p, false));
     if (dirty.length) await people.commitNow(dirty);
-    board.set('gitState', 1);
+    board.set('gitState', stateCode(GIT_STATES, 'ready'));
     return ready;
   },
 );

@@ -45,6 +45,7 @@ const REASON_MAX = 300;
 
 /** One line, no control characters, capped: a reason must never break the trailer block. */
 export function sanitizeLine(s: string, max = REASON_MAX): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
   const one = s.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
@@ -52,6 +53,7 @@ export function sanitizeLine(s: string, max = REASON_MAX): string {
 // A path goes into a trailer as-is unless git's trailer parser or our reader could misread it (control characters,
 // leading/trailing blanks, a leading quote); then it is written as a JSON string, which parsePathValue undoes.
 function needsQuoting(p: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   return /[\u0000-\u001f\u007f\u0085\u2028\u2029]/.test(p) || p !== p.trim() || p.startsWith('"');
 }
 export function pathValue(p: string): string {

@@ -1,9 +1,8 @@
-// The vault's git repository as memvault uses it: one commit per agent mutation (made together by one fast-import
-// when agents write at once), undo by `git revert` (history only grows), people's own edits committed as theirs.
+// The vault's git repository as memvault uses it: one commit per agent mutation, undo by `git revert` (history only
+// grows), people's own edits committed as theirs.
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../messages/common.js';
-import { commitBatch, type BatchItem } from './git-batch.js';
 import { git, gitVersion, type GitEnv, type GitFailure, type GitOutput, type GitRunOptions } from './git-cli.js';
 import { identityEnv, prepareRepository, STATE_DIR } from './git-init.js';
 import { LOG_FORMAT, parseLog, renderMessage, UNDOABLE_OPS, type CommitMessage, type Identity, type LogEntry } from './git-message.js';
@@ -23,11 +22,6 @@ export interface GitRepoOptions {
   undoScan?: number;
   /** Run `git maintenance run --auto` after this many commits (commits themselves never spawn it). */
   maintenanceEvery?: number;
-  /**
-   * Agent commits queued together (while a commit runs) that are made by one `git fast-import` rather than one
-   * `git commit` each; below this many they go one by one. `Infinity` turns group commit off.
-   */
-  batchMin?: number;
   /** Told about problems that do not fail the operation (maintenance that failed). */
   onWarning?: (message: string) => void;
 }
@@ -59,16 +53,7 @@ function checkPaths(paths: readonly string[]): string[] {
   return [...new Set(paths)];
 }
 
-const BATCH_MAX = 64;
-
-interface CommitJob {
-  kind: 'commit';
-  paths: string[];
-  msg: CommitMessage;
-  resolve: (r: CommitResult) => void;
-  reject: (err: unknown) => void;
-}
-type Job = CommitJob | { kind: 'other'; run: () => Promise<void> };
+type Job = () => Promise<void>;
 
 const isStatePath = (p: string): boolean => p === STATE_DIR || p.startsWith(`${STATE_DIR}/`);
 const isMarkdown = (p: string): boolean => p.toLowerCase().endsWith('.md');
@@ -86,20 +71,13 @@ export class GitRepo {
   // Paths git tracks, as last seen. Only a hint that saves a process per commit (a tracked note needs no `git add`):
   // when it is wrong, git says so and we ask it (#refreshTracked), so correctness never rests on it.
   readonly #tracked: Set<string>;
-  readonly #gitDir: string;
-  readonly #batchMin: number;
-  // One queue for everything: git takes index.lock, so our own commands never overlap, and a run of queued agent
-  // commits is taken together (group commit) without reordering them around an undo or a person's commit.
+  // One queue for everything: git takes index.lock, so our own commands never overlap, in the order they were asked.
   readonly #jobs: Job[] = [];
   #pumping = false;
-  // Commits a batch made whose index update failed (another git held index.lock): retried before the next job.
-  #indexDebt: string | null = null;
   #commitsSinceMaintenance = 0;
 
-  private constructor(root: string, gitDir: string, opts: GitRepoOptions, hexLen: number, tracked: Set<string>) {
+  private constructor(root: string, opts: GitRepoOptions, hexLen: number, tracked: Set<string>) {
     this.root = root;
-    this.#gitDir = gitDir;
-    this.#batchMin = opts.batchMin ?? 2;
     this.#author = opts.author;
     this.#person = opts.person;
     this.#env = opts.env ?? {};
@@ -128,18 +106,17 @@ export class GitRepo {
     }
     const prep = await prepareRepository(real, { person: opts.person, env: opts.env ?? {}, writeConfig: WRITE_CONFIG });
     if (!prep.ok) return prep;
-    return new GitRepo(real, prep.gitDir, opts, prep.hexLen, prep.tracked);
+    return new GitRepo(real, opts, prep.hexLen, prep.tracked);
   }
 
   /**
    * Commits exactly `paths` as they are in the work tree (added, modified or deleted) — nothing else, even if a person
    * has other uncommitted edits or staged changes — as one commit by `author`. For a move pass [from, to].
-   * One git process for notes git already tracks, two for a new note (`git add`, then the commit); when commits
-   * queue up behind a running one, they are made together by one `git fast-import` (see git-batch.ts).
+   * One git process for notes git already tracks, two for a new note (`git add`, then the commit).
    */
   commit(paths: string[], msg: CommitMessage): Promise<CommitResult> {
     const unique = checkPaths(paths);
-    return new Promise((resolve, reject) => this.#enqueue({ kind: 'commit', paths: unique, msg, resolve, reject }));
+    return this.#serial(() => this.#commitAsAuthor(unique, msg));
   }
 
   /**
@@ -183,61 +160,19 @@ export class GitRepo {
   // ---- internals (each runs from #pump: git takes index.lock, so our own commands must not overlap) ----
 
   #serial<T>(fn: () => Promise<T>): Promise<T> {
-    return new Promise((resolve, reject) => this.#enqueue({ kind: 'other', run: () => fn().then(resolve, reject) }));
-  }
-
-  #enqueue(job: Job): void {
-    this.#jobs.push(job);
-    if (!this.#pumping) void this.#pump();
+    return new Promise((resolve, reject) => {
+      this.#jobs.push(() => fn().then(resolve, reject));
+      if (!this.#pumping) void this.#pump();
+    });
   }
 
   async #pump(): Promise<void> {
     this.#pumping = true;
     try {
-      for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) {
-        if (this.#indexDebt !== null) await this.#payIndexDebt();
-        if (job.kind === 'other') {
-          await job.run();
-          continue;
-        }
-        const run: CommitJob[] = [job];
-        while (run.length < BATCH_MAX && this.#jobs[0]?.kind === 'commit') run.push(this.#jobs.shift() as CommitJob);
-        try {
-          await this.#commitRun(run);
-        } catch (err) {
-          for (const j of run) j.reject(err);
-        }
-      }
+      for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) await job();
     } finally {
       this.#pumping = false;
     }
-  }
-
-  async #commitRun(run: CommitJob[]): Promise<void> {
-    if (run.length >= this.#batchMin) {
-      const items: BatchItem[] = run.map((j) => ({ paths: j.paths, msg: j.msg }));
-      const ctx = { root: this.root, gitDir: this.#gitDir, hexLen: this.#hexLen, author: this.#author, tracked: this.#tracked, env: this.#env, git: this.#git.bind(this), warn: this.#onWarning };
-      const batch = await commitBatch(ctx, items);
-      if (batch) {
-        if (batch.indexInfo !== undefined) {
-          this.#indexDebt = batch.indexInfo;
-          this.#onWarning(`commits made but the index was not updated (retrying before the next operation): ${batch.indexError ?? ''}`);
-        }
-        for (const [i, o] of batch.outcomes.entries()) {
-          if (o.ok) await this.#noteCommitted(o.committed);
-          run[i]!.resolve(o.ok ? { ok: true, sha: o.sha } : o);
-        }
-        return;
-      }
-      // null: the batch changed nothing (HEAD moved, a merge in progress, …); git commit decides, one by one.
-    }
-    for (const j of run) j.resolve(await this.#commitAsAuthor(j.paths, j.msg));
-  }
-
-  async #payIndexDebt(): Promise<void> {
-    const u = await this.#git(['update-index', '-z', '--index-info'], { input: this.#indexDebt ?? '' });
-    if (u.ok) this.#indexDebt = null;
-    else this.#onWarning(`the index still lags the last commits: ${u.message}`);
   }
 
   async #git(args: string[], opts: GitRunOptions = {}): Promise<GitOutput | GitFailure> {

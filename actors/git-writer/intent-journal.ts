@@ -1,12 +1,12 @@
 // The git writer's intent journal: the agent mutation being applied, made durable before its file changes, so a
 // crash between the file change and its commit is recorded at the next start as that agent's — which it can undo —
 // rather than as the person's. Mutations are serialised, so the journal holds at most one intent.
-import { createHash } from 'node:crypto';
 import { lstat, mkdir, open, readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { assertNever } from '../../messages/common.js';
 import type { VaultOp } from '../../messages/vault-ops.js';
 import type { GitRepo } from './git-repo.js';
+import { sha256Hex } from '../../messages/hash.js';
 
 export interface Intent {
   op: VaultOp['op'];
@@ -18,11 +18,10 @@ export interface Intent {
   hashes: string[];
 }
 
-const sha256 = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 
 async function fileHash(abs: string): Promise<string | null> {
   try {
-    return sha256(await readFile(abs));
+    return sha256Hex(await readFile(abs));
   } catch {
     return null;
   }
@@ -34,7 +33,7 @@ export async function intentFor(root: string, op: VaultOp, caller: { agent: stri
   const base = { op: op.op, agent: caller.agent, ...(caller.reason !== undefined ? { reason: caller.reason } : {}) };
   switch (op.op) {
     case 'write':
-      return { ...base, paths: [nfc(op.path)], hashes: [sha256(Buffer.from(op.content, 'utf8'))] };
+      return { ...base, paths: [nfc(op.path)], hashes: [sha256Hex(Buffer.from(op.content, 'utf8'))] };
     case 'delete':
       return { ...base, paths: [nfc(op.path)], hashes: [] };
     case 'move': {

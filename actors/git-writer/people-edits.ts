@@ -1,6 +1,8 @@
 // When the git writer commits people's own edits: after a quiet period, in slices that let agents' writes go
 // between, retried with backoff when git refuses — split from the actor so its message handling reads at once.
 
+import { systemClock, type Clock, type TimerHandle } from '../../supervisors/clock.js';
+
 export interface PeopleEditsOptions {
   /** Quiet period after the last change before the person's edits are committed. */
   quietMs: number;
@@ -8,6 +10,8 @@ export interface PeopleEditsOptions {
   serial: (fn: () => Promise<void>) => Promise<void>;
   /** Commits these paths as the person; false when git refused (they are kept and retried). */
   commit: (paths: string[]) => Promise<boolean>;
+  /** Default the system clock; tests pass a ManualClock. */
+  clock?: Clock;
 }
 
 /**
@@ -23,20 +27,22 @@ const MAX_RETRY_MS = 60_000;
 export class PeopleEdits {
   readonly #o: PeopleEditsOptions;
   readonly #pending = new Set<string>();
-  #timer: NodeJS.Timeout | null = null;
+  #timer: TimerHandle | null = null;
+  readonly #clock: Clock;
   #retryMs = 0;
   #waitingSince = 0;
   #chain = false;
 
   constructor(o: PeopleEditsOptions) {
     this.#o = o;
+    this.#clock = o.clock ?? systemClock;
   }
 
   /** Paths changed on disk (already filtered and NFC): committed as the person after the quiet period. */
   changed(paths: readonly string[]): void {
     for (const p of paths) this.#pending.add(p);
     if (this.#pending.size === 0) return;
-    const now = performance.now();
+    const now = this.#clock.now();
     if (!this.#timer) this.#waitingSince = now;
     if (now - this.#waitingSince < MAX_QUIET_PERIODS * this.#o.quietMs) this.#arm(this.#o.quietMs);
   }
@@ -62,8 +68,8 @@ export class PeopleEdits {
   }
 
   #arm(ms: number): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
+    if (this.#timer) this.#clock.clearTimeout(this.#timer);
+    this.#timer = this.#clock.setTimeout(() => {
       this.#timer = null;
       if (this.#chain) return; // a chain of slices is already running: it takes the new paths too
       this.#chain = true;

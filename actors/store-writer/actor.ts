@@ -1,11 +1,10 @@
 // The store-writer actor: the one owner of the index's write connection; applies every mutation in a transaction.
 import { Counter } from 'prom-client';
 import type Database from 'better-sqlite3';
-import { runActor } from '../runtime/worker.js';
-import { boot } from '../common/boot.js';
+import { runActor } from '../../supervisors/runtime/worker.js';
+import { boot } from '../../supervisors/runtime/boot.js';
 import type { StoreMsg } from '../../messages/to-store.js';
-import type { WatcherMsg } from '../../messages/to-watcher.js';
-import type { MainMsg } from '../../messages/to-main.js';
+import type { Sends } from '../../supervisors/actors.js';
 import { openIndex } from './schema.js';
 import { IndexWriter } from './index-writer.js';
 import { IndexReader } from './index-reader.js';
@@ -28,7 +27,7 @@ interface State {
 function open(): State {
   const db = openIndex(b.dbFile, { readonly: false, cacheMiB: 16 });
   const writer = new IndexWriter(db, { userId: b.config.user_id, model: null, chunkerVersion: CHUNKER_VERSION, now: Date.now });
-  return { db, applier: new StoreApplier(writer, new IndexReader(db)) };
+  return { db, applier: new StoreApplier(writer, new IndexReader(db, { userId: b.config.user_id })) };
 }
 
 const waitDeps = { board, log, sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
@@ -71,7 +70,7 @@ function retryDeps(ctx: { state: State; progress(): void }): RetryDeps {
  * still writes to the unlinked file, so reopen the path, tell readers to reopen (indexGeneration), and have the
  * watcher rescan — against the empty index that re-sends every note.
  */
-function reopenLostIndex(ctx: { state: State; emit(m: WatcherMsg | MainMsg): void }, reason: string): void {
+function reopenLostIndex(ctx: { state: State; emit(m: Sends<'store'>): void }, reason: string): void {
   ctx.state.db.close();
   Object.assign(ctx.state, open());
   board.add('indexGeneration', 1);
@@ -79,7 +78,7 @@ function reopenLostIndex(ctx: { state: State; emit(m: WatcherMsg | MainMsg): voi
   ctx.emit({ type: 'watcher.rescan', reason: `index file lost: ${reason}` });
 }
 
-runActor<StoreMsg, WatcherMsg | MainMsg, State>(
+runActor<StoreMsg, Sends<'store'>, State>(
   async (msg, ctx) => {
     if (msg.type === 'store.swap_index') {
       ctx.state.db.close();
@@ -88,7 +87,7 @@ runActor<StoreMsg, WatcherMsg | MainMsg, State>(
       board.add('indexGeneration', 1);
       log.event('index_swapped', { file: b.dbFile });
       ctx.emit({ type: 'watcher.rescan', reason: 'index swapped' });
-      ctx.emit({ type: 'main.index_swapped', requestId: msg.requestId });
+      ctx.reply({ swapped: true });
       return;
     }
     if (msg.type === 'store.reopen_index') return reopenLostIndex(ctx, msg.reason);
@@ -106,6 +105,8 @@ runActor<StoreMsg, WatcherMsg | MainMsg, State>(
       else if (d.outcome === 'deleted') log.event('memory_delete', { path: d.path });
       else if (d.outcome === 'renamed' && msg.type === 'store.rename' && d.path === msg.to) log.event('memory_rename', { from: msg.from, to: msg.to });
       ctx.emit(d);
+      // read-your-writes: the gateway learns when a path's new content (or its absence) is indexed
+      if (d.outcome !== 'failed') ctx.emit({ type: 'gateway.indexed', path: d.path, contentHash: d.state?.contentHash ?? null });
     }
   },
   () => openOrWait(),

@@ -2,13 +2,12 @@
 // Vectors are written only when they come from the model that built the index; otherwise the note is stored
 // keyword-only and the mismatch is reported (vectors of different models never mix).
 import path from 'node:path';
-import { assertNever, modelKey, type ModelInfo } from '../../messages/common.js';
+import { assertNever, modelKey, SOURCE_VAULT, type ModelInfo } from '../../messages/common.js';
 import type { StoreMsg } from '../../messages/to-store.js';
 import type { WatcherMsg } from '../../messages/to-watcher.js';
 import type { IndexWriter } from './index-writer.js';
 import type { IndexReader } from './index-reader.js';
 
-export const SOURCE_VAULT = 'vault';
 
 export interface ApplyOutcome {
   done: Array<Extract<WatcherMsg, { type: 'watcher.done' }>>;

@@ -1,8 +1,8 @@
 // Keeps index writes alive through a full disk, a read-only file system or I/O errors: the store writer holds the
 // message, reports why on the board, and retries with backoff until the write goes through — queued work waits, none is lost.
-import type { Board } from '../common/board.js';
-import { STORE_STATES } from '../common/board.js';
-import type { EventLogger } from '../common/log.js';
+import type { Board } from '../../supervisors/runtime/board.js';
+import { STORE_STATES, stateCode } from '../../supervisors/runtime/board.js';
+import type { EventLogger } from '../../supervisors/runtime/log.js';
 
 export type StoreFault = Exclude<(typeof STORE_STATES)[number], 'ok'>;
 
@@ -39,7 +39,7 @@ export interface RetryDeps {
 
 /** Records why index writes wait: the board slot GET /v1/status reads, and one log line with a stable reason. */
 export function markDegraded(d: Pick<RetryDeps, 'board' | 'log'>, f: StoreFault, err: unknown): void {
-  d.board.set('storeState', STORE_STATES.indexOf(f));
+  d.board.set('storeState', stateCode(STORE_STATES, f));
   const code = (err as { code?: string }).code;
   d.log.error({ event: 'store_degraded', reason: f, code, detail: String((err as Error).message) }, STORE_REASONS[f]);
 }
@@ -57,7 +57,7 @@ export async function writeWithRetry<T>(write: () => T, d: RetryDeps): Promise<T
       const out = write();
       const was = d.board.get('storeState'); // also set by a start on a refusing disk, before any write
       if (was !== 0) {
-        d.board.set('storeState', 0);
+        d.board.set('storeState', stateCode(STORE_STATES, 'ok'));
         d.log.warn({ event: 'store_recovered', reason: STORE_STATES[was], attempts, waited_ms: Math.round(performance.now() - started) }, 'index writes go through again');
       }
       return out;
@@ -65,7 +65,7 @@ export async function writeWithRetry<T>(write: () => T, d: RetryDeps): Promise<T
       const f = storeFault(err);
       if (!f) throw err;
       // once per outage, not once per waiting message
-      if (f !== fault && d.board.get('storeState') !== STORE_STATES.indexOf(f)) markDegraded(d, f, err);
+      if (f !== fault && d.board.get('storeState') !== stateCode(STORE_STATES, f)) markDegraded(d, f, err);
       fault = f;
       attempts++;
       // alive while waiting: a progress report at least every 250 ms keeps any stall watchdog quiet

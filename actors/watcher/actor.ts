@@ -1,17 +1,14 @@
 // The watcher actor (worker thread): turns OS events (forwarded by main, which owns the @parcel/watcher
 // subscription so no event is lost while this actor restarts) into work for WatcherCore; reconciles on boot.
-import { runActor } from '../runtime/worker.js';
-import { monotonicMs } from '../../supervisors/clock.js';
-import { boot } from '../common/boot.js';
+import { runActor } from '../../supervisors/runtime/worker.js';
+import { monotonicClock } from '../../supervisors/clock.js';
+import { boot } from '../../supervisors/runtime/boot.js';
 import { openIndex } from '../store-writer/schema.js';
 import { IndexReader } from '../store-writer/index-reader.js';
-import { SOURCE_VAULT } from '../store-writer/apply.js';
-import { vaultPath, type VaultPath } from '../../messages/common.js';
+import { SOURCE_VAULT, vaultPath, type VaultPath } from '../../messages/common.js';
 import type { IndexedState, WatcherMsg } from '../../messages/to-watcher.js';
 import { CHUNKER_VERSION } from '../chunker/version.js';
-import type { ChunkerMsg } from '../../messages/to-chunker.js';
-import type { StoreMsg } from '../../messages/to-store.js';
-import type { MainMsg } from '../../messages/to-main.js';
+import { ACTORS, type Sends } from '../../supervisors/actors.js';
 import { WatcherCore } from './core.js';
 import { isRealFolder, makeIgnore, unsupportedName, type IgnoreMatcher } from './scan.js';
 
@@ -19,18 +16,14 @@ const { b, board, log } = boot();
 const cfg = b.config;
 // monotonic, not wall time: debounce and rename-window deadlines must not move when the system clock jumps, and
 // oldestPendingAt (a board slot other threads read) must share one origin across threads
-const clock = {
-  now: monotonicMs,
-  setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
-  clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout),
-};
+const clock = monotonicClock;
 
 interface State {
   core: WatcherCore;
   ignore: IgnoreMatcher;
 }
 
-runActor<WatcherMsg, ChunkerMsg | StoreMsg | MainMsg, State>(
+runActor<WatcherMsg, Sends<'watcher'>, State>(
   async (msg, ctx) => {
     const { core, ignore } = ctx.state;
     switch (msg.type) {
@@ -69,7 +62,7 @@ runActor<WatcherMsg, ChunkerMsg | StoreMsg | MainMsg, State>(
       clock,
       debounceMs: cfg.watcher.debounce_ms,
       renameWindowMs: cfg.watcher.rename_window_ms,
-      maxInFlight: 256,
+      maxInFlight: ACTORS.watcher.admit,
       emit: (m) => init.emit(m),
       board,
       log,
@@ -82,7 +75,7 @@ runActor<WatcherMsg, ChunkerMsg | StoreMsg | MainMsg, State>(
 async function reconcileFromIndex(core: WatcherCore): Promise<void> {
   const db = openIndex(b.dbFile, { readonly: true, cacheMiB: 4 });
   const indexed = new Map<string, IndexedState>();
-  for (const [p, st] of new IndexReader(db).documentStats(SOURCE_VAULT)) {
+  for (const [p, st] of new IndexReader(db, { userId: cfg.user_id }).documentStats(SOURCE_VAULT)) {
     // chunks built by another chunker version are rebuilt: stats that never match, a hash that never short-circuits
     indexed.set(p, st.chunkerVersion === CHUNKER_VERSION ? st : { mtimeMs: -1, size: -1, contentHash: `stale:${st.contentHash}` });
   }

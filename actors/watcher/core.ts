@@ -1,11 +1,10 @@
 // The watcher's logic, apart from the thread and the OS watcher: dirty paths → stat → admit one flight per path,
 // hold deletes for a rename window, and release a path when the store writer says it is done.
 import { stat } from 'node:fs/promises';
-import type { Board } from '../common/board.js';
-import type { EventLogger } from '../common/log.js';
-import type { ChunkerMsg } from '../../messages/to-chunker.js';
-import type { StoreMsg } from '../../messages/to-store.js';
-import type { MainMsg } from '../../messages/to-main.js';
+import type { Board } from '../../supervisors/runtime/board.js';
+import type { EventLogger } from '../../supervisors/runtime/log.js';
+import type { Sends } from '../../supervisors/actors.js';
+import type { Clock, TimerHandle } from '../../supervisors/clock.js';
 import type { IndexedState, WatcherMsg } from '../../messages/to-watcher.js';
 import { assertNever, type VaultPath } from '../../messages/common.js';
 import { hashFile, scanVault, statNote, type IgnoreMatcher, type StatResult } from './scan.js';
@@ -19,20 +18,14 @@ async function rootPresent(root: string): Promise<boolean> {
   }
 }
 
-export interface TimerClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
 export interface WatcherDeps {
   root: string;
   ignore: IgnoreMatcher;
-  clock: TimerClock;
+  clock: Clock;
   debounceMs: number;
   renameWindowMs: number;
   maxInFlight: number;
-  emit: (msg: ChunkerMsg | StoreMsg | MainMsg) => void;
+  emit: (msg: Sends<'watcher'>) => void;
   board: Board;
   log: EventLogger;
 }
@@ -50,7 +43,7 @@ export class WatcherCore {
   readonly #redo = new Set<VaultPath>();
   readonly #deletes = new Map<VaultPath, HeldDelete>();
   readonly #renameTargets = new Set<VaultPath>(); // re-examined once the rename is stored
-  #timer: unknown = null;
+  #timer: TimerHandle | null = null;
   #timerAt = Infinity;
   #flushing: Promise<void> | null = null;
   #again = false;

@@ -1,9 +1,9 @@
 // Walks the vault for notes, pruning ignored folders and never following symlinked folders (no loops, no escapes).
-import { createHash } from 'node:crypto';
 import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { vaultPath, type VaultPath } from '../../messages/common.js';
+import { sha256Hex } from '../../messages/hash.js';
 
 export type IgnoreMatcher = (rel: string, isDir: boolean) => boolean;
 
@@ -153,7 +153,7 @@ export async function statNote(root: string, rel: string): Promise<StatResult> {
 
 export async function hashFile(root: string, rel: string): Promise<string | null> {
   try {
-    return createHash('sha256').update(await readFile(path.join(root, rel))).digest('hex');
+    return sha256Hex(await readFile(path.join(root, rel)));
   } catch {
     return null;
   }

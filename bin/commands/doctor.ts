@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { configFor, EXIT, type Args } from '../cli.js';
+import { configFor, EXIT, type Args } from '../args.js';
 import { createProvider, providerSettings } from '../../actors/embedder/factory.js';
 import { describeCpuFeatures, kernelPaths, probeU8S8, readCpuInfo } from '../../actors/embedder/use-lite/int8-kernel.js';
 

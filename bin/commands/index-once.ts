@@ -1,8 +1,8 @@
 // `memvault index`: one reconcile-and-index pass with the same actors as the daemon; a progress bar on a TTY.
 import cliProgress from 'cli-progress';
-import { makeLogger } from '../../actors/common/log.js';
-import { Daemon } from '../../supervisors/daemon.js';
-import { configFor, EXIT, type Args } from '../cli.js';
+import { makeLogger } from '../../supervisors/runtime/log.js';
+import { Daemon } from '../../main/daemon.js';
+import { configFor, EXIT, type Args } from '../args.js';
 import { findDaemon } from '../client.js';
 
 export async function indexOnce(a: Args): Promise<number> {

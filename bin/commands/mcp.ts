@@ -2,11 +2,12 @@
 // runs one in this process when none does; stdout is the MCP channel, so every log goes to stderr.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeLogger } from '../../actors/common/log.js';
-import { VERSION } from '../../actors/common/version.js';
+import { makeLogger } from '../../supervisors/runtime/log.js';
+import { VERSION } from '../../supervisors/runtime/version.js';
+import { mcpInstructions } from '../../actors/gateway/tools/instructions.js';
 import { runStdioProxy, type Upstream } from '../../actors/gateway/tools/stdio-proxy.js';
-import { Daemon } from '../../supervisors/daemon.js';
-import { configFor, EXIT, type Args } from '../cli.js';
+import { Daemon } from '../../main/daemon.js';
+import { configFor, EXIT, type Args } from '../args.js';
 import { findDaemon, removeDaemonInfo, writeDaemonInfo } from '../client.js';
 
 export async function mcpCommand(a: Args): Promise<number> {
@@ -34,6 +35,7 @@ export async function mcpCommand(a: Args): Promise<number> {
     upstream,
     agent,
     version: VERSION,
+    instructions: mcpInstructions({ writable: cfg.writes.enabled ? cfg.writes.allowlist : [] }),
     onError: (what, err) => log.warn({ event: 'gateway_request', transport: 'stdio', what, err: String((err as Error)?.message ?? err) }, 'the daemon did not answer'),
   });
   const signalled = new Promise<void>((resolve) => {

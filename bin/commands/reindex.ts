@@ -1,8 +1,9 @@
 // `memvault reindex`: rebuilds the index with the configured model into a new file and swaps it in atomically;
 // a running daemon keeps serving the old index until the new one is complete.
-import { makeLogger } from '../../actors/common/log.js';
-import { rebuildIndex } from '../../supervisors/reindex.js';
-import { configFor, EXIT, type Args } from '../cli.js';
+import { makeLogger } from '../../supervisors/runtime/log.js';
+import { indexOnce } from '../../main/daemon.js';
+import { rebuildIndex } from '../../main/reindex.js';
+import { configFor, EXIT, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
 
 export async function reindexCommand(a: Args): Promise<number> {
@@ -14,7 +15,7 @@ export async function reindexCommand(a: Args): Promise<number> {
     return EXIT.ok;
   }
   const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir, toStderr: true });
-  const r = await rebuildIndex(cfg, log);
+  const r = await rebuildIndex(cfg, log, (file) => indexOnce(cfg, log, file));
   process.stderr.write(`memvault: rebuilt the index (${r.documents} notes, ${(r.ms / 1000).toFixed(1)} s) and swapped it in\n`);
   return EXIT.ok;
 }

@@ -1,6 +1,6 @@
 // `memvault search`: through the running daemon when there is one, else directly on the index file.
 import type { SearchResponse } from '../../actors/gateway/index-view.js';
-import { configFor, EXIT, UsageError, type Args } from '../cli.js';
+import { configFor, EXIT, UsageError, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
 import { searchBody } from '../../actors/gateway/api-schema.js';
 

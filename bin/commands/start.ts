@@ -1,10 +1,11 @@
 // `memvault start`: runs the supervisor in the foreground until SIGTERM/SIGINT, then shuts down cleanly.
 import path from 'node:path';
-import { makeLogger } from '../../actors/common/log.js';
+import { makeLogger } from '../../supervisors/runtime/log.js';
 import { splitListen } from '../../config/load.js';
 import { mkdirSync } from 'node:fs';
-import { Daemon, ensureToken } from '../../supervisors/daemon.js';
-import { configFor, EXIT, type Args } from '../cli.js';
+import { Daemon } from '../../main/daemon.js';
+import { ensureToken } from '../../main/data-dir.js';
+import { configFor, EXIT, type Args } from '../args.js';
 import { findDaemon, removeDaemonInfo, writeDaemonInfo } from '../client.js';
 
 export async function start(a: Args): Promise<number> {
@@ -18,7 +19,8 @@ export async function start(a: Args): Promise<number> {
   const loopback = host === 'localhost' || host === '::1' || /^127\./.test(host);
   if (!loopback) {
     // off the loopback interface every /v1 and /mcp call must carry the token: refuse to start without a strong one
-    const token = ensureToken((mkdirSync(cfg.data_dir, { recursive: true, mode: 0o700 }), cfg.data_dir));
+    mkdirSync(cfg.data_dir, { recursive: true, mode: 0o700 });
+    const token = ensureToken(cfg.data_dir);
     if (token.length < 32) {
       process.stderr.write(`memvault: refusing to listen on ${cfg.listen} (not loopback) with a weak token in ${cfg.data_dir}/token: delete it to generate a new one\n`);
       return EXIT.failure;

@@ -1,6 +1,6 @@
 // `memvault status`: counts, pending, model, last error; `--files` lists every note with its state and reason.
 import type { IndexState } from '../../actors/gateway/index-view.js';
-import { configFor, EXIT, type Args } from '../cli.js';
+import { configFor, EXIT, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
 import { fileStates, openDirect, type FileState } from '../direct.js';
 

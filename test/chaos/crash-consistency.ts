@@ -1,8 +1,7 @@
 // Crash consistency under kill -9: cycles of start → catch up → check invariants → mixed load → kill -9, on one
 // vault and data dir, with a ledger in the runner that survives each kill. Issue 4, part 1.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { makeVault, REPO, testConfig } from '../helpers/daemon.js';
+import { makeVault, testConfig } from '../helpers/daemon.js';
 import { ProcessDaemon } from './lib/daemon-process.js';
 import { awaitGitClean, checkInvariants } from './lib/invariants.js';
 import { Ledger, sha256, withSum } from './lib/ledger.js';

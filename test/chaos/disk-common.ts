@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { DEFAULT_IGNORE } from '../../config/schema.js';
 import { openIndex } from '../../actors/store-writer/schema.js';
 import { IndexReader } from '../../actors/store-writer/index-reader.js';
-import { SOURCE_VAULT } from '../../actors/store-writer/apply.js';
+import { SOURCE_VAULT } from '../../messages/common.js';
 import { makeIgnore, scanVault } from '../../actors/watcher/scan.js';
 import { makeVault, testConfig, type TestVault } from '../helpers/daemon.js';
 import { ProcessDaemon, until } from './lib/daemon-process.js';
@@ -139,7 +139,7 @@ export async function settle(r: Rig, timeoutMs = 60_000): Promise<string[]> {
   try {
     await until('the index to equal the vault', timeoutMs, async () => {
       const s = (await r.daemon.api('GET', '/v1/status')).body?.index;
-      if (!(s && s.reconciled && s.pending === 0 && s.in_flight === 0)) {
+      if (!(s?.reconciled && s.pending === 0 && s.in_flight === 0)) {
         diff = [`not caught up: reconciled ${s?.reconciled}, pending ${s?.pending}, in flight ${s?.in_flight}, oldest pending ${s?.oldest_pending_age_ms} ms`];
         return undefined;
       }

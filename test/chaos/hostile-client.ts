@@ -1,7 +1,7 @@
 // How the hostile run talks to the daemon: raw HTTP (any bytes, any headers), tool calls over HTTP JSON and MCP,
 // and delete/move sent to the git writer as the gateway would send them — plus the tally every probe reports into.
 import http from 'node:http';
-import type { Daemon } from '../../supervisors/daemon.js';
+import type { Daemon } from '../../main/daemon.js';
 import type { MutationResult, VaultOp } from '../../messages/vault-ops.js';
 
 export interface RawResponse {
@@ -60,15 +60,6 @@ export interface Client {
 export function makeClient(daemon: Daemon, url: string, token: string): Client {
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   let rpc = 1;
-  // far above the gateway's own request ids, so its pending writes never take our answers
-  let requestId = 2 ** 40;
-  const waiting = new Map<number, (r: MutationResult) => void>();
-  daemon.onRouted((m) => {
-    if (m.type !== 'gateway.mutation_result') return;
-    const w = waiting.get(m.requestId);
-    waiting.delete(m.requestId);
-    w?.(m.result);
-  });
   return {
     url,
     token,
@@ -81,15 +72,10 @@ export function makeClient(daemon: Daemon, url: string, token: string): Client {
       const body = opts.raw ?? JSON.stringify({ jsonrpc: '2.0', id: rpc++, method: 'tools/call', params: { name, arguments: args } });
       return rawRequest(url, 'POST', '/mcp', headers, body);
     },
-    mutate(op) {
-      const id = requestId++;
-      return new Promise((resolve) => {
-        waiting.set(id, resolve);
-        const git = daemon.handles.git;
-        if (!git) throw new Error('no git writer: the hostile run needs writes enabled');
-        const msg = { type: 'git.mutate' as const, requestId: id, op, caller: { agent: 'hostile', mayReadSensitive: false } };
-        if (!git.send(msg)) void git.onDrain().then(() => git.send(msg));
-      });
+    async mutate(op) {
+      const git = daemon.handles.git;
+      if (!git) throw new Error('no git writer: the hostile run needs writes enabled');
+      return git.request<MutationResult>({ type: 'git.mutate', op, caller: { agent: 'hostile', mayReadSensitive: false } }, null);
     },
   };
 }

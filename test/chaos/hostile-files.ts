@@ -3,15 +3,15 @@
 // folders out of it and in loops, odd names, a note replaced by a folder and back. Each must end indexed or failed
 // with its stable reason (or, for what is not a note, absent) — never a crash, never outside text in the index.
 import fc from 'fast-check';
-import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config/load.js';
-import type { Daemon } from '../../supervisors/daemon.js';
+import type { Daemon } from '../../main/daemon.js';
 import { fileStates, openDirect } from '../../bin/direct.js';
-import { SOURCE_VAULT } from '../../actors/store-writer/apply.js';
+import { SOURCE_VAULT } from '../../messages/common.js';
 import { vaultPath } from '../../messages/common.js';
 import { record, show, type Tally } from './hostile-client.js';
+import { sha256Hex } from '../../messages/hash.js';
 
 export const MAX_FILE_BYTES = 300_000; // chunker.max_file_bytes for the run
 
@@ -140,7 +140,7 @@ export async function runDrops(ctx: FilesCtx, count: number, seed: number, batch
       } else record(ctx.tally, 'files', 'ok');
     }
     const flipDoc = view.reader.document(SOURCE_VAULT, flip);
-    const hash = createHash('sha256').update(final).digest('hex');
+    const hash = sha256Hex(final);
     if (flipDoc?.contentHash !== hash) record(ctx.tally, 'files', 'wrongReason', `note → folder → note at ${flip}: the index holds ${flipDoc?.contentHash ?? 'nothing'}, not the last file`);
     else record(ctx.tally, 'files', 'ok');
     if (view.reader.document(SOURCE_VAULT, inner)) record(ctx.tally, 'files', 'wrongReason', `${inner} is still indexed after its folder became a file again`);

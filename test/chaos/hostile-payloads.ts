@@ -149,7 +149,7 @@ const extraKey: fc.Arbitrary<Probe> = fc.tuple(fc.constantFrom(...TOOLS), fc.one
 const FTS = ['"', '""', 'NEAR(a b)', 'a*', '*', '^a', 'a OR', 'AND', 'NOT', '-a', '(a', 'a)', 'col:a', '{a b}', "'", '\\', '%', '_', ';', '--', '/*', 'a:b:c', '\u0000x', '+'];
 const search: fc.Arbitrary<Probe> = fc
   .tuple(fc.array(fc.oneof(fc.constantFrom(...FTS), fc.string({ maxLength: 8 }), fc.constantFrom('seed', 'note', 'walrus')), { minLength: 1, maxLength: 8 }), fc.constantFrom('hybrid', 'bm25', 'vector'), via)
-  .map(([parts, mode, v]) => ['seed', ...parts].join(' ').slice(0, 300))
+  .map(([parts, _mode, _v]) => ['seed', ...parts].join(' ').slice(0, 300))
   .chain((query) => fc.tuple(fc.constant(query), fc.constantFrom('hybrid', 'bm25', 'vector'), via))
   .map(([query, mode, v]) => {
     const args = { query, mode };

@@ -1,6 +1,5 @@
 // The load of the overload run: a bulk drop of real and generated markdown written as fast as the disk takes it,
 // and agents that search and write through the gateway in a loop until told to stop, timing every call.
-import { existsSync, readdirSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProcessDaemon } from './lib/daemon-process.js';

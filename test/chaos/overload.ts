@@ -3,10 +3,11 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO, allZero, indexConsistency, makeVault, testConfig, git } from '../helpers/daemon.js';
+import { allZero, indexConsistency, makeVault, testConfig, git } from '../helpers/daemon.js';
 import { IndexReader } from '../../actors/store-writer/index-reader.js';
 import { openIndex } from '../../actors/store-writer/schema.js';
-import { SOURCE_VAULT } from '../../actors/store-writer/apply.js';
+import { SOURCE_VAULT } from '../../messages/common.js';
+import { ACTORS } from '../../supervisors/actors.js';
 import { ProcessDaemon, until } from './lib/daemon-process.js';
 import { dropFiles, planDrop, runAgents, type AgentStats } from './overload-load.js';
 import { percentile, startSamplers } from './overload-sample.js';
@@ -33,9 +34,9 @@ export interface OverloadReport {
 
 /** A write must be answered (or refused as busy) within this; slower is a problem. */
 export const WRITE_BOUND_MS = 10_000;
-/** Files in flight through chunker → embedder → store at most (the watcher's admission, actors/watcher/actor.ts). */
-export const WATCHER_ADMISSION = 256;
-/** Every actor's mailbox limit (actors/runtime/host.ts, maxMailbox default). */
+/** Files in flight through chunker → embedder → store at most (the watcher's admission, supervisors/actors.ts). */
+export const WATCHER_ADMISSION = ACTORS.watcher.admit;
+/** Every actor's mailbox limit (supervisors/runtime/host.ts, maxMailbox default). */
 export const MAX_MAILBOX = 10_000;
 /** Per actor: the depth its mailbox must stay under. The pipeline behind the watcher is bounded by its admission. */
 export const MAILBOX_BOUNDS: Record<string, number> = {

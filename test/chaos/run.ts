@@ -69,7 +69,7 @@ if (process.argv.includes('--merge') && existsSync(out)) {
   for (const [k, v] of Object.entries(old.took ?? {})) r.took[k] ??= v;
 }
 
-const ms = (xs: number[] | undefined) => (xs && xs.length ? `${Math.round(median(xs))} / ${Math.round(Math.max(...xs))} ms` : '—');
+const ms = (xs: number[] | undefined) => (xs?.length ? `${Math.round(median(xs))} / ${Math.round(Math.max(...xs))} ms` : '—');
 const rows: Array<[string, string]> = [];
 if (r.crash) {
   const c = r.crash;

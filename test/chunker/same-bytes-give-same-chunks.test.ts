@@ -1,7 +1,7 @@
 // Determinism: the same bytes give the same note and hashes, so unchanged chunks reuse their vectors.
-import { createHash } from 'node:crypto';
 import t from 'tap';
 import { parse } from './helpers.js';
+import { sha256Hex } from '../../messages/hash.js';
 
 const text = `---\ntitle: Atlas\n---\n# Atlas\n\n${'The migration moves billing to Postgres. '.repeat(60)}\n\n## Risks\n\nDowntime.\n`;
 
@@ -11,8 +11,8 @@ t.test('parsing twice gives identical output', async (t) => {
 
 t.test('hashes are sha256 of the bytes and of each chunk content', async (t) => {
   const note = parse(text, 'Projects/Atlas.md', { maxTokens: 64 });
-  t.equal(note.contentHash, createHash('sha256').update(text).digest('hex'));
-  for (const c of note.chunks) t.equal(c.hash, createHash('sha256').update(c.content).digest('hex'));
+  t.equal(note.contentHash, sha256Hex(text));
+  for (const c of note.chunks) t.equal(c.hash, sha256Hex(c.content));
 });
 
 t.test('an edit in one section leaves the other sections\u2019 chunk hashes alone', async (t) => {

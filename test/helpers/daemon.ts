@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../../config/load.js';
-import { makeLogger } from '../../actors/common/log.js';
-import { Daemon } from '../../supervisors/daemon.js';
+import { makeLogger } from '../../supervisors/runtime/log.js';
+import { Daemon } from '../../main/daemon.js';
 import type { SupervisorEvent } from '../../supervisors/events.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

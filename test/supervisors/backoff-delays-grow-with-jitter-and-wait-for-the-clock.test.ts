@@ -1,7 +1,7 @@
 // Restart backoff: delays double up to the cap, stay within ±jitter, reset after a stable period, and wait for the clock.
 import t from 'tap';
 import { backoffDelay } from '../../supervisors/backoff.js';
-import { ManualClock } from '../../supervisors/clock.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 import type { SupervisorEvent } from '../../supervisors/events.js';
 import { startSupervisor } from '../../supervisors/supervisor.js';
 import { EventLog } from './helpers/event-log.js';

@@ -1,6 +1,6 @@
 // Children start in spec order (each awaited) and a graceful stop takes them down in reverse.
 import t from 'tap';
-import { ManualClock } from '../../supervisors/clock.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 import type { SupervisorEvent } from '../../supervisors/events.js';
 import { startSupervisor } from '../../supervisors/supervisor.js';
 import { EventLog } from './helpers/event-log.js';

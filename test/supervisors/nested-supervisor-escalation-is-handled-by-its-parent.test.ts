@@ -1,6 +1,6 @@
 // A nested supervisor that gives up escalates to its parent, which restarts it per the parent's own strategy.
 import t from 'tap';
-import { ManualClock } from '../../supervisors/clock.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 import type { SupervisorEvent } from '../../supervisors/events.js';
 import { nestedSupervisor, startSupervisor } from '../../supervisors/supervisor.js';
 import { EventLog } from './helpers/event-log.js';

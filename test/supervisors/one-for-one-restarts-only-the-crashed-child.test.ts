@@ -1,6 +1,6 @@
 // one_for_one: a crashed child comes back; its siblings keep running the same threads.
 import t from 'tap';
-import { ManualClock } from '../../supervisors/clock.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 import type { SupervisorEvent } from '../../supervisors/events.js';
 import { startSupervisor } from '../../supervisors/supervisor.js';
 import { EventLog } from './helpers/event-log.js';

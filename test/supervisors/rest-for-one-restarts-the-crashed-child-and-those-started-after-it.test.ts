@@ -1,6 +1,6 @@
 // rest_for_one: the crashed child and every child started after it restart, in order; earlier ones are left alone.
 import t from 'tap';
-import { ManualClock } from '../../supervisors/clock.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 import type { SupervisorEvent } from '../../supervisors/events.js';
 import { startSupervisor } from '../../supervisors/supervisor.js';
 import { EventLog } from './helpers/event-log.js';

@@ -1,6 +1,6 @@
 // More than `intensity` restarts within `periodMs` escalate; the same crashes spread beyond the period do not.
 import t from 'tap';
-import { ManualClock } from '../../supervisors/clock.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 import type { SupervisorEvent } from '../../supervisors/events.js';
 import { RestartWindow } from '../../supervisors/intensity.js';
 import type { SupervisorSpec } from '../../supervisors/spec.js';

@@ -1,6 +1,6 @@
 // Restart policies: permanent always comes back, transient only after an abnormal exit, temporary never.
 import t from 'tap';
-import { ManualClock } from '../../supervisors/clock.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 import type { SupervisorEvent } from '../../supervisors/events.js';
 import { startSupervisor, type Supervisor } from '../../supervisors/supervisor.js';
 import type { Command } from './fixtures/commanded-worker.js';

@@ -1,5 +1,4 @@
 // Embedding provider for any sentence-transformers ONNX export the operator puts on disk (all-MiniLM-L6-v2 layout).
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
@@ -8,6 +7,7 @@ import type { EmbeddingProvider, TokenCounter } from '../../../messages/embeddin
 import { providerError, type OnnxProviderOptions } from '../../../messages/providers.js';
 import { loadTokenizer } from './tokenizer-files.js';
 import type { BertTokenizer } from './wordpiece.js';
+import { sha256Hex } from '../../../messages/hash.js';
 
 /** Texts per session.run: bounds the [batch, seq, dim] output tensor while keeping the runtime busy. */
 const RUN_BATCH = 32;
@@ -46,7 +46,7 @@ export async function createOnnxProvider(opts: OnnxProviderOptions): Promise<Emb
   } catch (err) {
     throw providerError('model_invalid', `${modelPath} could not be loaded (${(err as Error).message}): replace it with a valid ONNX export`);
   }
-  const version = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+  const version = sha256Hex(bytes).slice(0, 12);
 
   const inputs = session.inputNames;
   if (!inputs.includes('input_ids') || !inputs.includes('attention_mask')) {
@@ -117,7 +117,7 @@ class Runner {
     if (this.withTokenTypes) feeds['token_type_ids'] = this.#tensor(new Array<number>(n * seq).fill(0), [n, seq]);
 
     const out = (await this.session.run(feeds, [this.outputName]))[this.outputName];
-    if (!out || out.type !== 'float32') throw new Error(`output ${this.outputName} is ${out?.type ?? 'missing'}, expected float32`);
+    if (out?.type !== 'float32') throw new Error(`output ${this.outputName} is ${out?.type ?? 'missing'}, expected float32`);
     const data = out.data as Float32Array;
     if (out.dims.length === 2) return rows(data, n, Number(out.dims[1])).map(normalise);
     if (out.dims.length === 3) return meanPool(data, mask, n, seq, Number(out.dims[2])).map(normalise);

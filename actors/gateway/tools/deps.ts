@@ -1,8 +1,9 @@
 // What the tools are built from: the vault folder, the index view, the injected write path, and the limits from
 // the configuration (read once here, so tool code never touches settings).
 import type { Config } from '../../../config/load.js';
-import type { EventLogger } from '../../common/log.js';
+import type { EventLogger } from '../../../supervisors/runtime/log.js';
 import type { IndexView } from '../index-view.js';
+import type { Retrieve } from '../retrieval.js';
 import type { ToolMetrics } from './metrics.js';
 import type { WaitIndexed, WriteBackend } from './types.js';
 
@@ -10,6 +11,8 @@ export interface ToolDeps {
   /** Absolute vault folder. */
   vault: string;
   view: IndexView;
+  /** Searches, timed and logged (retrieval.ts): the same for tools as for POST /v1/search. */
+  search: Retrieve;
   /** null: this process has no write path (the write tools are never offered). */
   writes: WriteBackend | null;
   waitIndexed: WaitIndexed;
@@ -23,13 +26,15 @@ export interface ToolDeps {
   mayReadSensitive: boolean;
   /** How long wait_indexed waits before answering `indexed: false`. */
   waitTimeoutMs: number;
+  /** Top-level folders agents may write (writes.allowlist; none with writes off): the MCP instructions name them. */
+  writable: readonly string[];
   log: EventLogger;
   metrics: ToolMetrics;
   version: string;
 }
 
 /** The settings-derived part of ToolDeps. */
-export function toolLimits(cfg: Config): Pick<ToolDeps, 'vault' | 'ignore' | 'maxReadBytes' | 'maxWriteBytes' | 'mayReadSensitive' | 'waitTimeoutMs'> {
+export function toolLimits(cfg: Config): Pick<ToolDeps, 'vault' | 'ignore' | 'maxReadBytes' | 'maxWriteBytes' | 'mayReadSensitive' | 'waitTimeoutMs' | 'writable'> {
   return {
     vault: cfg.vault,
     ignore: cfg.watcher.ignore,
@@ -37,5 +42,6 @@ export function toolLimits(cfg: Config): Pick<ToolDeps, 'vault' | 'ignore' | 'ma
     maxWriteBytes: cfg.writes.max_bytes,
     mayReadSensitive: cfg.writes.agents_may_read_sensitive,
     waitTimeoutMs: 15_000,
+    writable: cfg.writes.enabled ? cfg.writes.allowlist : [],
   };
 }

@@ -13,7 +13,8 @@ import {
   vaultUndoArgs,
   vaultWriteArgs,
 } from './schemas.js';
-import { toolFail, type CallContext, type ToolOutcome, type WriteBackend } from './types.js';
+import { toolFail, type CallContext, type ToolOutcome, type ToolServer, type WriteBackend } from './types.js';
+import { mcpInstructions } from './instructions.js';
 import { vaultList } from './vault-list.js';
 import { vaultRead } from './vault-read.js';
 import { vaultUndoLast, vaultWrite } from './write-tools.js';
@@ -33,13 +34,6 @@ interface ToolDef<S extends z.ZodTypeAny> {
 }
 
 const def = <S extends z.ZodTypeAny>(d: ToolDef<S>): ToolDef<S> => d;
-
-/** Shown to MCP clients at initialize: how the tools fit together. */
-export const MCP_INSTRUCTIONS = `memvault is a markdown vault (Obsidian-compatible) kept indexed for search.
-Find notes with memory_search (hybrid keyword + semantic), browse with vault_list, follow [[wikilinks]] with vault_link, read a note with vault_read.
-To change a note: vault_read it, then vault_write the whole new content with expected_mtime set to the mtime_ms you read (a concurrent edit gives \`conflict\`: read again and merge).
-Pass wait_indexed: true when you will search for what you just wrote. vault_undo_last reverts your last change.
-Paths are vault-relative with ".md", e.g. "Projects/Atlas migration.md". Failures come back as { error: { reason, message } }.`;
 
 // searchBody (shared with POST /v1/search) carries no descriptions; the tool listing adds them
 const SEARCH_DESCRIPTIONS: Record<string, string> = {
@@ -61,10 +55,11 @@ function describe(x: ToolDef<z.ZodTypeAny>, toJsonSchema: ToJsonSchema): Tool {
   return { name: x.name, title: x.title, description: x.description, inputSchema: schema as Tool['inputSchema'], annotations: x.annotations };
 }
 
-export class ToolGateway {
+export class ToolGateway implements ToolServer {
   readonly #d: ToolDeps;
   readonly #links: LinkGraphCache;
   readonly #defs: Map<ToolName, ToolDef<z.ZodTypeAny>>;
+  #instructions: string | undefined;
   /** The tools as listed (JSON schemas), built on first use: the schema converter is loaded only then. */
   #listed: Promise<Map<ToolName, Tool>> | null = null;
 
@@ -135,9 +130,7 @@ export class ToolGateway {
         run: async (a) => {
           if (a.filters?.include_sensitive && !d.mayReadSensitive)
             return toolFail('sensitive', 'filters.include_sensitive is not allowed for agents (the owner can allow it with writes.agents_may_read_sensitive: true)');
-          const r = await d.view.search(a);
-          d.log.event('memory_retrieval', { mode: r.mode, k: a.k, results: r.results.length, took_ms: r.took_ms, degraded: r.degraded });
-          return { ok: true, result: r };
+          return { ok: true, result: await d.search(a) };
         },
       }),
     ];
@@ -157,11 +150,17 @@ export class ToolGateway {
 
   /** Loads the MCP half (schema converter, server, transport) in the background, once the gateway is serving. */
   warm(): Promise<unknown> {
-    return Promise.all([this.#listing(), import('./mcp-http.js')]);
+    return Promise.all([this.#listing(), import('./mcp-http.js'), Promise.resolve().then(() => this.instructions)]);
   }
 
   get metrics(): ToolDeps['metrics'] {
     return this.#d.metrics;
+  }
+
+  /** Rendered on first use (liquidjs costs ~0.1 s to load; a restarted gateway answers searches first). */
+  get instructions(): string {
+    this.#instructions ??= mcpInstructions({ writable: this.#d.writable });
+    return this.#instructions;
   }
 
   get version(): string {

@@ -3,7 +3,7 @@
 // status that says what kind of failure it is.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ToolGateway } from './gateway.js';
-import { readJsonBody, sendJson } from './http-body.js';
+import { readJsonBody, sendJson } from '../http-body.js';
 import { httpStatus, sanitiseAgent, type ToolError } from './types.js';
 
 function fail(res: ServerResponse, e: ToolError, headers: Record<string, string> = {}): number {

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { WikiLink } from '../../../messages/common.js';
-import { SOURCE_VAULT } from '../../store-writer/apply.js';
+import { SOURCE_VAULT } from '../../../messages/common.js';
 import type { IndexView } from '../index-view.js';
 import type { ToolDeps } from './deps.js';
 import { checkVaultPath } from './read-path.js';

@@ -4,10 +4,9 @@
 // computed per request, so it always reflects whether writes are available now.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { ToolGateway } from './gateway.js';
-import { readJsonBody, sendJson } from './http-body.js';
+import { readJsonBody, sendJson } from '../http-body.js';
 import { buildMcpServer } from './mcp-server.js';
-import { sanitiseAgent, type CallContext } from './types.js';
+import { sanitiseAgent, type CallContext, type ToolServer } from './types.js';
 
 /** Who is calling: `X-Memvault-Agent` (sanitised, default `agent`); the stdio proxy marks itself `X-Memvault-Transport: stdio`. */
 export function mcpCallContext(req: IncomingMessage): CallContext {
@@ -39,7 +38,7 @@ function badToolArguments(body: unknown): string | null {
  * Serves one request to /mcp (the caller has checked the bearer token). `parsedBody`: the JSON body if the caller
  * already read it. Resolves with the HTTP status sent.
  */
-export async function handleMcpRequest(tools: ToolGateway, req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<number> {
+export async function handleMcpRequest(tools: ToolServer, req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<number> {
   const ctx = mcpCallContext(req);
   const status = await serve();
   tools.metrics.requests.inc({ transport: ctx.transport, status: String(status) });

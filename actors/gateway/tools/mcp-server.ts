@@ -2,8 +2,7 @@
 // structuredContent plus the same JSON as text, expected failures as `isError` results rather than protocol errors.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MCP_INSTRUCTIONS, type ToolGateway } from './gateway.js';
-import type { CallContext, ToolOutcome } from './types.js';
+import type { CallContext, ToolOutcome, ToolServer } from './types.js';
 
 /**
  * No outputSchema is declared: the SDK client validates structuredContent against it even on `isError` results, so
@@ -16,8 +15,8 @@ export function toCallToolResult(o: ToolOutcome): CallToolResult {
   return out;
 }
 
-export function buildMcpServer(tools: ToolGateway, ctx: CallContext): Server {
-  const server = new Server({ name: 'memvault', version: tools.version }, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
+export function buildMcpServer(tools: ToolServer, ctx: CallContext): Server {
+  const server = new Server({ name: 'memvault', version: tools.version }, { capabilities: { tools: {} }, instructions: tools.instructions });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await tools.list() }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const name = req.params.name;

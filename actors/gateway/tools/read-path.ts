@@ -1,10 +1,10 @@
-// Read-side checks on agent-supplied vault paths: the write path's own lexical rules (actors/vault-writer/
+// Read-side checks on agent-supplied vault paths: the write path's own lexical rules (actors/git-writer/vault/
 // path-rules.ts — no escapes, no hidden segments, Unicode tricks, `.md` only) minus the folder allowlist, then a
 // disk check that the file really lies inside the vault.
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { checkVaultPath as checkWritePath } from '../../vault-writer/path-rules.js';
-import { isInside } from '../../vault-writer/paths.js';
+import { checkVaultPath as checkWritePath } from '../../git-writer/vault/path-rules.js';
+import { isInside } from '../../git-writer/vault/paths.js';
 import type { ToolOutcome } from './types.js';
 import { toolFail } from './types.js';
 

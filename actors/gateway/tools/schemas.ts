@@ -1,6 +1,6 @@
 // Tool arguments, validated with zod: a bad argument comes back as `bad_request` naming the argument and the rule.
 import { z } from 'zod';
-import { searchBody } from '../api-schema.js';
+import { describeIssues, searchBody } from '../api-schema.js';
 
 const str = (name: string) => z.string({ required_error: `${name} is required`, invalid_type_error: `${name} must be a string` });
 const bool = (name: string) => z.boolean({ invalid_type_error: `${name} must be true or false` });
@@ -22,6 +22,10 @@ export const vaultWriteArgs = z
       .finite('expected_mtime must be finite')
       .optional()
       .describe('mtime_ms from vault_read: the write is refused with `conflict` if the note changed since'),
+    expected_hash: str('expected_hash')
+      .regex(/^[0-9a-fA-F]{64}$/, 'expected_hash must be the 64 hex digits of a sha256 (the content_hash that vault_read returned)')
+      .optional()
+      .describe('content_hash from vault_read: the write is refused with `conflict` if the note changed since'),
     reason: str('reason').max(500, 'reason must be at most 500 characters').optional().describe('Why: recorded in the commit message'),
     wait_indexed: bool('wait_indexed')
       .optional()
@@ -53,5 +57,5 @@ export const memorySearchArgs = searchBody;
 
 /** One line per problem, naming the argument: `k: k must be at least 1; (arguments): Unrecognized key(s) in object: 'x'`. */
 export function describeArgIssues(err: z.ZodError): string {
-  return err.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
+  return describeIssues(err, '(arguments)');
 }

@@ -6,7 +6,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { MCP_INSTRUCTIONS } from './gateway.js';
 import { toCallToolResult } from './mcp-server.js';
 import { sanitiseAgent } from './types.js';
 
@@ -21,6 +20,8 @@ export interface StdioProxyOptions {
   /** `--agent NAME`; without it, the connecting MCP client's own name (clientInfo.name). */
   agent?: string | undefined;
   version: string;
+  /** What MCP clients are told at initialize (the same text the daemon's /mcp gives). */
+  instructions: string;
   stdin?: Readable;
   stdout?: Writable;
   /** A vault_write with wait_indexed waits for the git writer and the index: allow for both. */
@@ -36,7 +37,7 @@ export interface StdioProxy {
 }
 
 export async function runStdioProxy(o: StdioProxyOptions): Promise<StdioProxy> {
-  const server = new Server({ name: 'memvault', version: o.version }, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
+  const server = new Server({ name: 'memvault', version: o.version }, { capabilities: { tools: {} }, instructions: o.instructions });
   let client: Promise<Client> | null = null;
   let upstreamClient: Client | null = null;
   const upstream = (): Promise<Client> => {

@@ -1,5 +1,19 @@
 // The tool gateway's contracts: the write backend it is handed, who is calling, and what a tool call returns.
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller, MutationResult, UndoRequest, VaultOp } from '../../../messages/vault-ops.js';
+import type { ToolMetrics } from './metrics.js';
+
+/** What the MCP and HTTP transports serve (the ToolGateway): the table of tools, listed and called by name. */
+export interface ToolServer {
+  readonly version: string;
+  readonly metrics: ToolMetrics;
+  readonly maxBodyBytes: number;
+  /** What MCP clients are told at initialize (prompts/mcp-instructions.liquid, rendered for this vault). */
+  readonly instructions: string;
+  list(): Promise<Tool[]>;
+  known(name: string): boolean;
+  call(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolOutcome>;
+}
 
 /**
  * The one mutation path (the git writer, reached through messages). Injected, so the gateway never writes files

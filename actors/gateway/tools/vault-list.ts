@@ -3,7 +3,7 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { makeIgnore } from '../../watcher/scan.js';
-import { isInside } from '../../vault-writer/paths.js';
+import { isInside } from '../../git-writer/vault/paths.js';
 import type { ToolDeps } from './deps.js';
 import { checkVaultPath, resolveInsideVault } from './read-path.js';
 import { toolFail, type ToolOutcome } from './types.js';
@@ -67,7 +67,6 @@ export async function vaultList(d: ToolDeps, args: { folder?: string; recursive?
         if (!st.isFile()) continue;
         out.notes.push({ path: rel, mtime_ms: st.mtimeMs, size: st.size });
       } catch {
-        continue; // vanished mid-walk, or a dangling link
       }
     }
   }

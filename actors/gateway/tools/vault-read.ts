@@ -1,12 +1,12 @@
 // vault_read: one note's text from disk (not the index, so an agent reads its own writes at once), with its mtime
 // for a later conflict-checked write, its frontmatter, and whether search has caught up with it.
-import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { SOURCE_VAULT } from '../../store-writer/apply.js';
+import { SOURCE_VAULT } from '../../../messages/common.js';
 import { isSensitive, readFrontmatter } from '../../chunker/frontmatter.js';
 import type { ToolDeps } from './deps.js';
 import { checkVaultPath, resolveInsideVault } from './read-path.js';
 import { toolFail, type ToolOutcome } from './types.js';
+import { sha256Hex } from '../../../messages/hash.js';
 
 export interface ReadResult {
   path: string;
@@ -45,7 +45,7 @@ export async function vaultRead(d: ToolDeps, args: { path: string }): Promise<To
       'sensitive',
       `${rel} is marked sensitive (frontmatter \`sensitive: true\` or \`memvault: local-only\`), so agents may not read it; the vault owner can allow it with \`writes.agents_may_read_sensitive: true\` in memvault.yaml`,
     );
-  const hash = createHash('sha256').update(bytes).digest('hex');
+  const hash = sha256Hex(bytes);
   return {
     ok: true,
     result: {

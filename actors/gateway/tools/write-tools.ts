@@ -1,9 +1,9 @@
 // vault_write and vault_undo_last: hand the change to the injected write path (the git writer), then report
 // whether search has caught up with it, waiting for that when the agent asks (read-your-writes).
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { SOURCE_VAULT } from '../../store-writer/apply.js';
+import { SOURCE_VAULT } from '../../../messages/common.js';
+import { sha256Hex } from '../../../messages/hash.js';
 import type { MutationResult } from '../../../messages/vault-ops.js';
 import type { ToolDeps } from './deps.js';
 import { checkVaultPath } from './read-path.js';
@@ -34,9 +34,7 @@ function fromMutation(r: Exclude<MutationResult, { ok: true }>): ToolOutcome<nev
 /** The content hash each path should have in the index now: the file's bytes, or null when it is gone. */
 async function diskHash(vault: string, rel: string): Promise<string | null> {
   try {
-    return createHash('sha256')
-      .update(await readFile(path.join(vault, ...rel.split('/'))))
-      .digest('hex');
+    return sha256Hex(await readFile(path.join(vault, ...rel.split('/'))));
   } catch {
     return null;
   }
@@ -54,7 +52,7 @@ export async function vaultWrite(
   d: ToolDeps,
   w: WriteBackend,
   ctx: CallContext,
-  args: { path: string; content: string; expected_mtime?: number; reason?: string; wait_indexed?: boolean },
+  args: { path: string; content: string; expected_mtime?: number; expected_hash?: string; reason?: string; wait_indexed?: boolean },
 ): Promise<ToolOutcome<WriteResult>> {
   const checked = checkVaultPath(args.path, 'note');
   if (!checked.ok) return checked;
@@ -64,7 +62,13 @@ export async function vaultWrite(
     return toolFail('too_large', `content is ${bytes} bytes, over the write limit of ${d.maxWriteBytes} (writes.max_bytes); split the note`);
   if (args.content.includes('\0')) return toolFail('invalid_content', 'content contains a NUL character; notes are text');
   const r = await w.mutate(
-    { op: 'write', path: rel, content: args.content, ...(args.expected_mtime !== undefined ? { expectedMtime: args.expected_mtime } : {}) },
+    {
+      op: 'write',
+      path: rel,
+      content: args.content,
+      ...(args.expected_mtime !== undefined ? { expectedMtime: args.expected_mtime } : {}),
+      ...(args.expected_hash !== undefined ? { expectedHash: args.expected_hash } : {}),
+    },
     { agent: ctx.agent, ...(args.reason !== undefined ? { reason: args.reason } : {}) },
   );
   if (!r.ok) return fromMutation(r);

@@ -97,7 +97,7 @@ export class ProcessDaemon {
   async caughtUp(timeoutMs = 120_000): Promise<void> {
     await until('the index to catch up', timeoutMs, async () => {
       const s = (await this.api('GET', '/v1/status')).body?.index;
-      return s && s.reconciled && s.pending === 0 && s.in_flight === 0 ? true : undefined;
+      return s?.reconciled && s.pending === 0 && s.in_flight === 0 ? true : undefined;
     }, 50);
     await until('git writes to be available', timeoutMs, async () => {
       const r = await this.api('GET', '/v1/tools');

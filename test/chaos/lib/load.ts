@@ -1,6 +1,6 @@
 // The mixed load of one crash cycle: four agents writing and undoing through the gateway, a person editing Daily/
 // directly (overwrite, atomic-rename save, delete, rename), and a bulk drop of corpus files — all into the ledger.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ProcessDaemon } from './daemon-process.js';
 import { sha256, withSum, type Ledger, type Outcome } from './ledger.js';

@@ -1,5 +1,5 @@
 // Spawns the fixture test actor with a recorder for what it emits and a gate the test opens.
-import { spawnActor, type ActorHandle, type SpawnActorOpts } from '../../../actors/runtime/host.js';
+import { spawnActor, type ActorHandle, type SpawnActorOpts } from '../../../supervisors/runtime/host.js';
 import type { ActorEvent } from '../../../messages/actor.js';
 import type { TestActorData, TestIn, TestOut } from '../fixtures/test-actor.js';
 import { EventLog } from './event-log.js';

@@ -1,0 +1,37 @@
+// Types of the vault-mutation library: options, the path-check result, and what a successful mutation returns.
+import type { Failure } from '../../../messages/common.js';
+import type { Caller, WriteFailReason } from '../../../messages/vault-ops.js';
+
+/** The reasons a path can be refused for; drawn from WriteFailReason so a renamed code fails to compile here. */
+export type PathReason = Extract<WriteFailReason, 'path_escape' | 'not_markdown' | 'outside_allowlist'>;
+
+/** A checked note path: `rel` is NFC with `/` separators; `abs` sits under the vault root's real path. */
+export interface ResolvedPath {
+  rel: string;
+  abs: string;
+}
+
+export interface VaultWriterOptions {
+  /** The vault folder; its real path (symlinks resolved) is the boundary nothing may be written past. */
+  root: string;
+  /** Top-level folders agents may write to, matched exactly and case-sensitively (e.g. `['Inbox', 'Meetings']`). */
+  allowlist: string[];
+  /** Largest content an agent may send, in UTF-8 bytes; defaults to DEFAULT_MAX_BYTES. */
+  maxBytes?: number;
+  /** Path-based sensitivity (e.g. a private folder); frontmatter flags are read from the note itself as well. */
+  isSensitive?: (rel: string) => boolean;
+}
+
+export const DEFAULT_MAX_BYTES = 200 * 1024;
+
+export type ApplyCaller = Caller & { mayReadSensitive?: boolean };
+
+/** A mutation that reached the disk. `mtimeMs`/`contentHash` describe the note afterwards (null after a delete). */
+export interface ApplyOk {
+  ok: true;
+  paths: string[];
+  mtimeMs: number | null;
+  contentHash: string | null;
+}
+
+export type ApplyResult = ApplyOk | Failure<WriteFailReason>;

@@ -1,0 +1,53 @@
+// The command line's shared pieces: parsed flags, exit codes, usage errors and the settings a command runs with.
+import { parseArgs as parseNodeArgs } from 'node:util';
+import { loadConfig, type Config } from '../config/load.js';
+
+export const EXIT = { ok: 0, failure: 1, usage: 2, config: 78 } as const;
+
+export interface Args {
+  vault?: string;
+  config?: string;
+  listen?: string;
+  json: boolean;
+  files: boolean;
+  k?: number;
+  mode?: string;
+  agent?: string;
+  rest: string[];
+}
+
+/** Parses a command's flags; a bad one throws UsageError naming it. */
+export function parseArgs(argv: string[]): Args {
+  const { values, positionals } = parseNodeArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      vault: { type: 'string' },
+      config: { type: 'string' },
+      listen: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      files: { type: 'boolean', default: false },
+      k: { type: 'string', short: 'k' },
+      mode: { type: 'string' },
+      agent: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) throw new UsageError('');
+  let k: number | undefined;
+  if (values.k !== undefined) {
+    k = Number(values.k);
+    if (!Number.isInteger(k) || k < 1) throw new UsageError('-k must be a positive integer');
+  }
+  if (values.mode !== undefined && !['hybrid', 'bm25', 'vector'].includes(values.mode))
+    throw new UsageError('--mode must be hybrid, bm25 or vector');
+  return { vault: values.vault, config: values.config, listen: values.listen, json: values.json ?? false, files: values.files ?? false, k, mode: values.mode, agent: values.agent, rest: positionals };
+}
+
+export class UsageError extends Error {}
+
+/** Settings for a command: `--vault` (or the config's `vault`, or the current folder for read-only commands). */
+export function configFor(a: Args, opts: { vaultRequired: boolean }): Config {
+  if (opts.vaultRequired && !a.vault && !a.config) throw new UsageError('--vault DIR is required');
+  return loadConfig({ file: a.config ?? null, vault: a.vault ?? (a.config ? undefined : process.cwd()), listen: a.listen });
+}

@@ -1,0 +1,213 @@
+// The daemon's main thread, assembled: prepares the data dir, spawns the actors of the table (supervisors/actors.ts),
+// routes their messages (router.ts), runs the supervision tree, answers what only main can (merged metrics, a
+// reindex), and shuts down in order (drain the pipeline, then stop the children in reverse).
+import type { Config } from '../config/load.js';
+import { assertNever, type MetricsText, type ReindexResult } from '../messages/index.js';
+import { ACTORS, ACTOR_NAMES, workerFile, type RoutedActor } from '../supervisors/actors.js';
+import type { SupervisorEvent } from '../supervisors/events.js';
+import { startSupervisor, type Supervisor } from '../supervisors/supervisor.js';
+import { rootTree, type ActorHandles } from '../supervisors/trees.js';
+import { Board } from '../supervisors/runtime/board.js';
+import type { ActorBoot } from '../supervisors/runtime/boot.js';
+import { spawnActor } from '../supervisors/runtime/host.js';
+import type { EventLogger } from '../supervisors/runtime/log.js';
+import { ActorEvents } from './actor-events.js';
+import { prepareDataDir } from './data-dir.js';
+import { EmbedPools } from './embed-pools.js';
+import { MainMetrics } from './metrics.js';
+import { buildNextIndex } from './reindex.js';
+import { Router, type MainNotice, type MainRequest } from './router.js';
+import { VaultWatch } from './vault-watch.js';
+
+export interface DaemonOptions {
+  mode: 'serve' | 'oneshot';
+  log: EventLogger;
+  logToStderr?: boolean;
+  /** Index file to build (reindex builds a new one beside the live one); default `<data dir>/index.sqlite`. */
+  dbFile?: string;
+}
+
+/** The actors that feed the index: caught up when all of them are idle. */
+const INGEST = ACTOR_NAMES.filter((a) => ACTORS[a].tree === 'ingest');
+
+export class Daemon {
+  readonly board = new Board();
+  readonly handles: ActorHandles = {};
+  readonly pools: EmbedPools;
+  readonly metrics: MainMetrics;
+  readonly router: Router;
+  root: Supervisor | null = null;
+  readonly #cfg: Config;
+  readonly #o: DaemonOptions;
+  readonly #events: ActorEvents;
+  readonly #supListeners = new Set<(e: SupervisorEvent) => void>();
+  #stopping = false;
+  #watch: VaultWatch | null = null;
+  #watcherState = { pending: -1, reconciled: false };
+  #stateWaiters: Array<() => void> = [];
+  #swapping = 0;
+
+  constructor(cfg: Config, opts: DaemonOptions) {
+    this.#cfg = cfg;
+    this.#o = opts;
+    this.pools = new EmbedPools(cfg.embedder.threads);
+    this.metrics = new MainMetrics(this.board, this.handles);
+    this.router = new Router({ handles: this.handles, log: opts.log, notice: (m) => this.#notice(m), answer: (m) => this.#answer(m) });
+    this.#events = new ActorEvents(opts.log, this.metrics, this.router);
+  }
+
+  /** The actors this daemon runs: every one in `memvault start` (the git writer when writes are on), the ingest ones in a one-shot index. */
+  #actors(): RoutedActor[] {
+    const serve = this.#o.mode === 'serve';
+    return ACTOR_NAMES.filter((a) => (serve || ACTORS[a].oneshot) && (!ACTORS[a].needsWrites || (serve && this.#cfg.writes.enabled)));
+  }
+
+  async start(): Promise<void> {
+    const cfg = this.#cfg;
+    const { dbFile } = prepareDataDir(cfg, this.#o.dbFile);
+    const names = this.#actors();
+    for (const actor of names) {
+      const spec = ACTORS[actor];
+      const workerData: ActorBoot = { actor, config: cfg, board: this.board.buffer, dbFile, mode: this.#o.mode, logToStderr: this.#o.logToStderr ?? false };
+      this.handles[actor] = spawnActor<unknown, never>({
+        id: actor,
+        file: workerFile(actor),
+        workerData,
+        window: spec.window,
+        // a hung actor is restarted (stall_ms 0 turns the watchdog off)
+        ...(cfg.supervisor.stall_ms > 0 ? { stallMs: cfg.supervisor.stall_ms * spec.stall } : {}),
+        ...(spec.pools ? { channel: () => this.pools.channel() } : {}),
+        onMessage: (msg) => this.router.route(msg, actor),
+        onRequest: (msg, _from, timeoutMs) => this.router.request(msg, actor, timeoutMs),
+        events: (e) => this.#events.actor(e),
+      });
+    }
+    if (this.#o.mode === 'serve') {
+      this.#watch = new VaultWatch({
+        vault: cfg.vault,
+        dbFile,
+        ignore: cfg.watcher.ignore,
+        board: this.board,
+        log: this.#o.log,
+        route: (m) => this.router.route(m, 'main'),
+        git: () => this.handles.git !== undefined,
+        swapping: () => this.#swapping > 0,
+      });
+      await this.#watch.start();
+    }
+    this.root = await startSupervisor(rootTree(cfg, this.handles), {
+      events: (e) => {
+        for (const l of this.#supListeners) l(e);
+        this.#events.supervisor(e);
+      },
+    });
+  }
+
+  /** Observe every message main routes (tests await `watcher.done` for a path; chaos runs count outcomes). */
+  onRouted(listener: Parameters<Router['onRouted']>[0]): () => void {
+    return this.router.onRouted(listener);
+  }
+
+  /** Resolves with the next `watcher.done` for `path` (optionally one matching `outcome`). */
+  nextDone(path: string, outcome?: string): Promise<Extract<Parameters<Parameters<Router['onRouted']>[0]>[0], { type: 'watcher.done' }>> {
+    return new Promise((resolve) => {
+      const off = this.onRouted((m) => {
+        if (m.type === 'watcher.done' && m.path === path && (!outcome || m.outcome === outcome)) {
+          off();
+          resolve(m);
+        }
+      });
+    });
+  }
+
+  /** Observe supervision events (tests await a restart; chaos runs time fault → serving). */
+  onSupervisor(listener: (e: SupervisorEvent) => void): () => void {
+    this.#supListeners.add(listener);
+    return () => this.#supListeners.delete(listener);
+  }
+
+  #notice(msg: MainNotice): void {
+    switch (msg.type) {
+      case 'main.watcher_state': {
+        this.#watcherState = { pending: msg.pending, reconciled: msg.reconciled };
+        const w = this.#stateWaiters;
+        this.#stateWaiters = [];
+        for (const f of w) f();
+        return;
+      }
+      case 'main.committed':
+        return; // observers get it through onRouted
+      default:
+        assertNever(msg);
+    }
+  }
+
+  #answer(msg: MainRequest): Promise<MetricsText | ReindexResult> {
+    switch (msg.type) {
+      case 'main.metrics':
+        return this.metricsText();
+      case 'main.reindex':
+        return this.#reindex();
+      default:
+        return assertNever(msg);
+    }
+  }
+
+  /** Builds a new index with a one-shot pipeline while this one serves, then has the store writer swap it in. */
+  async #reindex(): Promise<ReindexResult> {
+    try {
+      const built = await buildNextIndex(this.#cfg, (file) => indexOnce(this.#cfg, this.#o.log, file));
+      this.#swapping++;
+      try {
+        await this.router.request({ type: 'store.swap_index', next: built.file }, 'main', null);
+        this.#watch?.indexSwapped();
+      } finally {
+        this.#swapping--;
+      }
+      return { ok: true, documents: built.documents, ms: built.ms, error: null };
+    } catch (err) {
+      return { ok: false, documents: 0, ms: 0, error: String((err as Error).message) };
+    }
+  }
+
+  /** Prometheus text of every thread's registry, merged. */
+  metricsText(): Promise<MetricsText> {
+    return this.metrics.text(this.handles);
+  }
+
+  /** Resolves when the boot reconcile is done and nothing is pending or queued anywhere. */
+  async whenCaughtUp(): Promise<void> {
+    for (;;) {
+      const s = this.#watcherState;
+      if (s.reconciled && s.pending === 0) {
+        const ingest = INGEST.map((a) => this.handles[a]);
+        if (ingest.every((x) => !x || x.depth() === 0)) return;
+        await Promise.all(ingest.map((x) => x?.onIdle()));
+        continue;
+      }
+      await new Promise<void>((r) => this.#stateWaiters.push(r));
+    }
+  }
+
+  /** Graceful: stop taking requests, let the pipeline drain (bounded), then stop children in reverse order. */
+  async stop(reason: string, drainMs = 5_000): Promise<void> {
+    if (this.#stopping || !this.root) return;
+    this.#stopping = true;
+    this.#o.log.event('daemon_stopping', { reason });
+    const ingest = INGEST.map((a) => this.handles[a]).filter((x) => x !== undefined);
+    await Promise.race([Promise.all(ingest.map((x) => x.onIdle())), new Promise((r) => setTimeout(r, drainMs).unref())]);
+    await this.#watch?.stop();
+    this.#watch = null;
+    await this.root.stop(reason);
+    await this.pools.destroy(); // after the actors: no inference is running when its threads go
+    this.#o.log.event('daemon_stopped', { reason });
+  }
+}
+
+/** Indexes the vault once into `file` with the ingest actors only (`memvault index`, and reindex's new file). */
+export async function indexOnce(cfg: Config, log: EventLogger, file: string): Promise<void> {
+  const d = new Daemon(cfg, { mode: 'oneshot', log, logToStderr: true, dbFile: file });
+  await d.start();
+  await d.whenCaughtUp();
+  await d.stop('reindex built', 0);
+}

@@ -1,0 +1,26 @@
+// The data dir before any actor starts: made private (0700), the owner token (0600), the index schema migrated.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config/load.js';
+import { indexFile } from '../supervisors/runtime/boot.js';
+import { openIndex } from '../actors/store-writer/schema.js';
+
+/** Creates `<data dir>/token` (0600) on first start; returns the token. */
+export function ensureToken(dataDir: string): string {
+  const file = path.join(dataDir, 'token');
+  if (!existsSync(file)) {
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, randomBytes(32).toString('base64url') + '\n', { mode: 0o600 });
+    renameSync(tmp, file);
+  }
+  chmodSync(file, 0o600);
+  return readFileSync(file, 'utf8').trim();
+}
+
+export function prepareDataDir(cfg: Config, dbFile = indexFile(cfg)): { dbFile: string; token: string } {
+  mkdirSync(cfg.data_dir, { recursive: true, mode: 0o700 });
+  const token = ensureToken(cfg.data_dir);
+  openIndex(dbFile, { readonly: false }).close(); // creates and migrates the schema before any reader opens it
+  return { dbFile, token };
+}

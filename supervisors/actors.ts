@@ -1,0 +1,205 @@
+// Every actor in one table: its code, its mailbox and thread settings, its place in the supervision tree, and the
+// messages it sends to whom — the pipeline as data. The router (main/router.ts) delivers only what an actor declared
+// here, the trees (trees.ts) are built from it, each actor's `runActor` types come from it (an undeclared send does
+// not compile), and the README's diagram is generated from it (pipelineDiagram). A new actor is one entry.
+import type { MsgOf, MsgType, RequestType } from '../messages/index.js';
+
+export interface ActorSpec {
+  /** The compiled worker module, relative to this file's compiled location (dist/supervisors/). */
+  readonly file: string;
+  /** The folder a newcomer opens, and what the actor is for (the README diagram prints both). */
+  readonly folder: string;
+  readonly role: string;
+  /**
+   * 'root': a one_for_one child of the root, started in table order; 'ingest': the rest_for_one pipeline under the
+   * root (started after the root's own children), where a restart restarts every actor after it in the table.
+   */
+  readonly tree: 'root' | 'ingest';
+  /** Runs in the one-shot `memvault index` too (false: only in `memvault start`). */
+  readonly oneshot: boolean;
+  /** Runs only when agents' writes are enabled (`writes.enabled`). */
+  readonly needsWrites: boolean;
+  /** Messages posted to the worker and not yet acked, at most (the host's window). */
+  readonly window: number;
+  /** Messages its handler works on at once (runActor's concurrency); at most `window` matters. */
+  readonly concurrency: number;
+  /** The stall watchdog's limit as a multiple of `supervisor.stall_ms`. */
+  readonly stall: number;
+  readonly shutdownMs: number;
+  /** Gets a MessagePort to main's embedding pools (workerData.port). */
+  readonly pools: boolean;
+  /** The watcher's backpressure: notes admitted into the pipeline at once (the rest wait on disk). */
+  readonly admit?: number;
+  /** What it sends, and why; the destination is the name before the dot. */
+  readonly sends: { readonly [T in MsgType]?: string };
+  /** What it asks and awaits an answer to (the receiver answers with ctx.reply). */
+  readonly requests: { readonly [T in RequestType]?: string };
+}
+
+export const ACTORS = {
+  gateway: {
+    file: '../actors/gateway/actor.js',
+    folder: 'actors/gateway',
+    role: 'HTTP JSON API, MCP at /mcp, agent tools; read-only index connection; queries embedded in main’s query pool',
+    tree: 'root',
+    oneshot: false,
+    needsWrites: false,
+    window: 8,
+    concurrency: 1,
+    stall: 1,
+    shutdownMs: 5_000,
+    pools: true,
+    sends: {},
+    requests: {
+      'git.mutate': 'an agent’s write tool call',
+      'git.undo': 'vault_undo_last',
+      'main.metrics': 'GET /metrics: every thread’s registry, merged',
+      'main.reindex': 'POST /v1/reindex',
+    },
+  },
+  git: {
+    file: '../actors/git-writer/actor.js',
+    folder: 'actors/git-writer',
+    role: 'the one mutation path: validate, atomic write, one commit per change, undo, people’s edits',
+    tree: 'root',
+    oneshot: false,
+    needsWrites: true,
+    window: 8,
+    concurrency: 1,
+    stall: 1,
+    shutdownMs: 10_000,
+    pools: false,
+    sends: {
+      'watcher.fs_events': 'the paths a write or undo touched (OS events for a quick write-then-delete can coalesce into nothing)',
+      'main.committed': 'a commit was recorded (agent, undo or a person’s edit)',
+    },
+    requests: {},
+  },
+  store: {
+    file: '../actors/store-writer/actor.js',
+    folder: 'actors/store-writer',
+    role: 'the only write connection to the index; one transaction per message',
+    tree: 'ingest',
+    oneshot: true,
+    needsWrites: false,
+    window: 8,
+    concurrency: 1,
+    stall: 1,
+    shutdownMs: 10_000,
+    pools: false,
+    sends: {
+      'watcher.done': 'a path is settled: release its single flight',
+      'gateway.indexed': 'read-your-writes: the index now holds this content',
+      'watcher.rescan': 'the index was swapped or rebuilt: reconcile against it',
+    },
+    requests: {},
+  },
+  embedder: {
+    file: '../actors/embedder/actor.js',
+    folder: 'actors/embedder',
+    role: 'reuses vectors by chunk hash, micro-batches the rest into main’s piscina pool',
+    tree: 'ingest',
+    oneshot: true,
+    needsWrites: false,
+    window: 64,
+    concurrency: 64,
+    stall: 2, // a batch can legitimately take seconds on a loaded machine
+    shutdownMs: 5_000,
+    pools: true,
+    sends: { 'store.upsert': 'the note with its chunks’ vectors' },
+    requests: {},
+  },
+  chunker: {
+    file: '../actors/chunker/actor.js',
+    folder: 'actors/chunker',
+    role: 'frontmatter (yaml), markdown-it, heading-aware chunks sized in model tokens',
+    tree: 'ingest',
+    oneshot: true,
+    needsWrites: false,
+    window: 8,
+    concurrency: 1,
+    stall: 1,
+    shutdownMs: 5_000,
+    pools: false,
+    sends: {
+      'embedder.embed_note': 'a parsed note to embed',
+      'store.touch': 'the bytes are unchanged: record the new stats',
+      'store.file_failed': 'unreadable, too large, not UTF-8 …: the reason goes to file_status',
+    },
+    requests: {},
+  },
+  watcher: {
+    file: '../actors/watcher/actor.js',
+    folder: 'actors/watcher',
+    role: 'stat-first reconcile, debounce, single flight per path, rename pairing',
+    tree: 'ingest',
+    oneshot: true,
+    needsWrites: false,
+    window: 8,
+    concurrency: 1,
+    stall: 1,
+    shutdownMs: 5_000,
+    pools: false,
+    admit: 256,
+    sends: {
+      'chunker.file_changed': 'a new or changed note to read',
+      'store.delete': 'a note is gone',
+      'store.rename': 'a delete and an add of the same bytes: moved in place',
+      'store.file_failed': 'a name or a symlink memvault will not index',
+      'main.watcher_state': 'pending count and reconcile progress (whenCaughtUp, status)',
+    },
+    requests: {},
+  },
+} as const satisfies Record<string, ActorSpec>;
+
+/** What main itself sends and asks (the OS watcher, reindex, a poisoned note's failure). */
+export const MAIN = {
+  sends: {
+    'watcher.fs_events': 'OS events on the vault (main owns the subscription, so events queue while the watcher restarts)',
+    'watcher.rescan': 'the vault folder came back or new folders appeared',
+    'git.worktree_changed': 'people’s edits on disk, committed as the person after a quiet period',
+    'store.reopen_index': 'the index file was deleted under the daemon',
+    'store.file_failed': 'a note crashed an actor three times (poison): marked failed so its flight ends',
+  },
+  requests: { 'store.swap_index': 'reindex: swap the rebuilt index file in' },
+} as const satisfies Pick<ActorSpec, 'sends' | 'requests'>;
+
+export type RoutedActor = keyof typeof ACTORS;
+export const ACTOR_NAMES = Object.keys(ACTORS) as RoutedActor[];
+
+type SendsOf<S> = S extends { sends: infer T } ? Extract<keyof T, MsgType> : never;
+type AsksOf<S> = S extends { requests: infer T } ? Extract<keyof T, RequestType> : never;
+
+/** The messages actor A may send (its runActor `Out` type). */
+export type Sends<A extends RoutedActor> = MsgOf<SendsOf<(typeof ACTORS)[A]>>;
+/** The requests actor A may make (`ctx.request`). */
+export type Asks<A extends RoutedActor> = MsgOf<AsksOf<(typeof ACTORS)[A]>>;
+
+/** The compiled worker module of an actor. */
+export function workerFile(name: RoutedActor): URL {
+  return new URL(ACTORS[name].file, import.meta.url);
+}
+
+/** Whether `from` declared `type` among its sends (or, with `request`, its requests). */
+export function declared(from: RoutedActor | 'main', type: string, request = false): boolean {
+  const spec: Pick<ActorSpec, 'sends' | 'requests'> = from === 'main' ? MAIN : ACTORS[from];
+  return Object.hasOwn(request ? spec.requests : spec.sends, type);
+}
+
+/** The README's picture of the trees and the pipeline, generated from the table (a test keeps the README in step). */
+export function pipelineDiagram(): string {
+  const specs = Object.entries(ACTORS) as Array<[RoutedActor, ActorSpec]>;
+  const root = specs.filter(([, s]) => s.tree === 'root');
+  const ingest = specs.filter(([, s]) => s.tree === 'ingest');
+  const line = (prefix: string, [name, s]: [string, ActorSpec]) => `${prefix}${name.padEnd(9)}${s.folder.padEnd(21)}${s.role}`;
+  const out = ['root (one_for_one)', ...root.map((e) => line('├── ', e))];
+  out.push('└── ingest (rest_for_one: a restart restarts every actor after it)');
+  ingest.forEach((e, i) => out.push(line(i === ingest.length - 1 ? '    └── ' : '    ├── ', e)));
+  out.push('', 'who sends what to whom (→ a message, ⇒ a request answered with ctx.reply)');
+  const edges = (name: string, s: Pick<ActorSpec, 'sends' | 'requests'>): string[] => [
+    ...Object.keys(s.sends).map((t) => `${name.padEnd(9)}→ ${t}`),
+    ...Object.keys(s.requests).map((t) => `${name.padEnd(9)}⇒ ${t}`),
+  ];
+  for (const [name, s] of [...specs, ['main', MAIN] as const]) out.push(...edges(name, s));
+  return out.join('\n');
+}

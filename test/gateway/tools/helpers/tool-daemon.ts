@@ -1,0 +1,60 @@
+// Tool test harness: a real daemon on a temp vault (its real git writer answers the writes), and real MCP clients —
+// the SDK's Client over Streamable HTTP to the daemon's /mcp.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Config } from '../../../../config/load.js';
+import { makeVault, startDaemon, testConfig, type Running, type TestVault } from '../../../helpers/daemon.js';
+import { WriteRequests } from './write-requests.js';
+
+/**
+ * Settings for tool tests: like test/helpers testConfig, with the log level chosen (stdio tests read the child's log
+ * lines from stderr).
+ */
+export function toolConfig(vault: string, opts: { logLevel?: string; extra?: string; writes?: boolean } = {}): Config {
+  // `extra` holds more `writes:` settings, indented under it
+  return testConfig(vault, `writes:\n  enabled: ${opts.writes ?? true}\n${opts.extra ?? ''}\n`, { logLevel: opts.logLevel });
+}
+
+export interface ToolDaemon {
+  v: TestVault;
+  d: Running;
+  writes: WriteRequests;
+  cfg: Config;
+  stop(): Promise<void>;
+}
+
+export async function startToolDaemon(files: Record<string, string>, opts: { extra?: string } = {}): Promise<ToolDaemon> {
+  const v = makeVault(files);
+  const cfg = toolConfig(v.dir, opts);
+  const d = await startDaemon(cfg);
+  await d.daemon.whenCaughtUp();
+  const writes = new WriteRequests(d.daemon);
+  return {
+    v,
+    d,
+    writes,
+    cfg,
+    async stop() {
+      writes.stop();
+      await d.stop();
+      v.cleanup();
+    },
+  };
+}
+
+export async function mcpClient(url: string, token: string | null, agent?: string, name = 'tool-test-client'): Promise<Client> {
+  const headers: Record<string, string> = {};
+  if (token !== null) headers['authorization'] = `Bearer ${token}`;
+  if (agent !== undefined) headers['x-memvault-agent'] = agent;
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers } }));
+  return client;
+}
+
+/** Calls a tool and returns its structured result (any: tests look into it). */
+export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: any; text: string }> {
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const first = r.content[0];
+  return { isError: r.isError === true, body: r.structuredContent, text: first?.type === 'text' ? first.text : '' };
+}
