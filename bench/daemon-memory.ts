@@ -65,7 +65,9 @@ function clusteredVectors(n: number, seed: number): () => Float32Array {
 function paragraphs(): Array<{ file: string; text: string }> {
   const out: Array<{ file: string; text: string }> = [];
   for (const dir of ['tldr-common', 'rust-book']) {
-    for (const f of readdirSync(path.join(CORPORA, dir)).filter((x) => x.endsWith('.md')).sort()) {
+    for (const f of readdirSync(path.join(CORPORA, dir))
+      .filter((x) => x.endsWith('.md'))
+      .sort()) {
       for (const p of readFileSync(path.join(CORPORA, dir, f), 'utf8').split(/\n\s*\n/)) {
         const text = p.trim();
         if (text.length >= 20) out.push({ file: `${dir}/${f}`, text });
@@ -103,7 +105,9 @@ async function buildStore(file: string, n: number, cacheDir: string): Promise<vo
         sourceType: 'bench',
         sourceId: d.path,
         title: path.posix.basename(d.path, '.md'),
-        contentHash: createHash('sha256').update(d.chunks.map((c) => c.hash).join()).digest('hex'),
+        contentHash: createHash('sha256')
+          .update(d.chunks.map((c) => c.hash).join())
+          .digest('hex'),
         mtimeMs: 0,
         size: 0,
         metadata: {},
@@ -177,7 +181,13 @@ interface CaseResult {
   poolThreads: number;
 }
 
-async function measure(kind: CaseResult['case'], root: BenchRoot, t: { vault: string; dataDir: string }, queries: string[], extra: Pick<CaseResult, 'rssAfterIndexMB' | 'indexBuiltBy' | 'rssBaselineMB'>): Promise<CaseResult> {
+async function measure(
+  kind: CaseResult['case'],
+  root: BenchRoot,
+  t: { vault: string; dataDir: string },
+  queries: string[],
+  extra: Pick<CaseResult, 'rssAfterIndexMB' | 'indexBuiltBy' | 'rssBaselineMB'>,
+): Promise<CaseResult> {
   const cfg = configFor(root, t);
   const d = newDaemon(cfg, 'serve');
   await d.start();
@@ -268,7 +278,9 @@ async function references(root: BenchRoot): Promise<References> {
   const second = await createUseLiteProvider({ cacheDir: root.modelDir, intraOpThreads: 1 });
   await second.embed(['warm']);
   const sessionMB = rss() - before;
-  const words = readFileSync(path.join(CORPORA, 'rust-book', 'ch04-01-what-is-ownership.md'), 'utf8').split(/\s+/).filter(Boolean);
+  const words = readFileSync(path.join(CORPORA, 'rust-book', 'ch04-01-what-is-ownership.md'), 'utf8')
+    .split(/\s+/)
+    .filter(Boolean);
   const batch = Array.from({ length: 32 }, (_, i) => words.slice(i * 120, i * 120 + 120).join(' ')); // past the window
   before = rss();
   await second.embed(batch);
@@ -318,7 +330,11 @@ async function child(kind: string): Promise<void> {
     case 'tldr': {
       const t = await tldrIndex(root, 'daemon-memory');
       const queries = corpusQueries('tldr-common', nq + WARMUP, 10);
-      out = await measure('tldr', root, t, queries, { rssBaselineMB, rssAfterIndexMB: t.meta.rssAfterIndexMB, indexBuiltBy: t.reused ? t.meta.builtBy : 'this process' });
+      out = await measure('tldr', root, t, queries, {
+        rssBaselineMB,
+        rssAfterIndexMB: t.meta.rssAfterIndexMB,
+        indexBuiltBy: t.reused ? t.meta.builtBy : 'this process',
+      });
       break;
     }
     case 'big': {
@@ -384,23 +400,57 @@ async function parent(): Promise<void> {
     };
     const f = (x: number | null): string => (x === null ? '' : x.toFixed(0));
     console.log(`\nresident memory of the daemon process (MB, all threads)`);
-    console.log(`(machine shared: 1-min load ${started.loadavg1m.toFixed(2)} at start, ${result.machine.loadavg1mAtEnd.toFixed(2)} at end, ${started.cpus} cores)\n`);
+    console.log(
+      `(machine shared: 1-min load ${started.loadavg1m.toFixed(2)} at start, ${result.machine.loadavg1mAtEnd.toFixed(2)} at end, ${started.cpus} cores)\n`,
+    );
     printTable(
       ['store', 'chunks', 'process before', 'after indexing', 'serving', `after ${nq}×2 searches`, 'peak'],
       [
-        [`tldr, real vectors${tldr.indexBuiltBy && tldr.indexBuiltBy !== 'this process' ? ` (indexed by ${tldr.indexBuiltBy})` : ''}`, String(tldr.chunks), f(tldr.rssBaselineMB), f(tldr.rssAfterIndexMB), f(tldr.rssServingMB), f(tldr.rssAfterSearchesMB), f(tldr.peakRssMB)],
-        ['synthetic vectors, written directly', String(big.chunks), f(big.rssBaselineMB), '', f(big.rssServingMB), f(big.rssAfterSearchesMB), f(big.peakRssMB)],
+        [
+          `tldr, real vectors${tldr.indexBuiltBy && tldr.indexBuiltBy !== 'this process' ? ` (indexed by ${tldr.indexBuiltBy})` : ''}`,
+          String(tldr.chunks),
+          f(tldr.rssBaselineMB),
+          f(tldr.rssAfterIndexMB),
+          f(tldr.rssServingMB),
+          f(tldr.rssAfterSearchesMB),
+          f(tldr.peakRssMB),
+        ],
+        [
+          'synthetic vectors, written directly',
+          String(big.chunks),
+          f(big.rssBaselineMB),
+          '',
+          f(big.rssServingMB),
+          f(big.rssAfterSearchesMB),
+          f(big.peakRssMB),
+        ],
       ],
     );
     console.log(`\nwhat the RSS is made of (MB, each measured in a fresh process of this run):\n`);
     printTable(
       ['part', 'MB', 'in the daemon'],
       [
-        ['one idle worker thread with the actors\' native modules', refs.idleThreadMB.toFixed(0), `× ${threads} (${big.actors.length} actors + ${big.poolThreads} pool threads)`],
+        [
+          "one idle worker thread with the actors' native modules",
+          refs.idleThreadMB.toFixed(0),
+          `× ${threads} (${big.actors.length} actors + ${big.poolThreads} pool threads)`,
+        ],
         ['onnxruntime library + first use-lite session', refs.firstSessionMB.toFixed(0), '× 1'],
-        ['each further use-lite session, idle', refs.sessionMB.toFixed(0), `× ${big.poolThreads} (${big.poolThreads + 1} sessions: pool + gateway)`],
-        ['  growth of a session after one batch of 32 × 128 tokens', refs.sessionAfterBatchMB.toFixed(0), `× ${big.poolThreads} after indexing (pool threads)`],
-        ['SQLite page cache limit per connection (openIndex\'s cache_size)', refs.sqliteCacheMiB.toFixed(0), 'gateway, store writer, embedder reader: filled as pages are read'],
+        [
+          'each further use-lite session, idle',
+          refs.sessionMB.toFixed(0),
+          `× ${big.poolThreads} (${big.poolThreads + 1} sessions: pool + gateway)`,
+        ],
+        [
+          '  growth of a session after one batch of 32 × 128 tokens',
+          refs.sessionAfterBatchMB.toFixed(0),
+          `× ${big.poolThreads} after indexing (pool threads)`,
+        ],
+        [
+          "SQLite page cache limit per connection (openIndex's cache_size)",
+          refs.sqliteCacheMiB.toFixed(0),
+          'gateway, store writer, embedder reader: filled as pages are read',
+        ],
       ],
     );
     console.log(`\nsearch latency over HTTP (ms), ${nq} queries of 10 words, after ${WARMUP} warm-up\n`);
@@ -419,7 +469,9 @@ async function parent(): Promise<void> {
     if (big.degraded + tldr.degraded > 0) console.log(`\nWARNING: ${big.degraded + tldr.degraded} hybrid searches came back degraded`);
     const rss = big.rssAfterSearchesMB;
     console.log(`\ngoal RSS ≤ 400 MB at ${big.chunks} chunks: ${rss <= 400 ? 'met' : 'not met'} (${rss.toFixed(0)} MB)`);
-    console.log(`goal hybrid p50 ≤ 15 ms, p99 ≤ 50 ms: ${big.hybridHttp.p50 <= 15 && big.hybridHttp.p99 <= 50 ? 'met' : 'not met'} (${big.hybridHttp.p50.toFixed(1)} / ${big.hybridHttp.p99.toFixed(1)})`);
+    console.log(
+      `goal hybrid p50 ≤ 15 ms, p99 ≤ 50 ms: ${big.hybridHttp.p50 <= 15 && big.hybridHttp.p99 <= 50 ? 'met' : 'not met'} (${big.hybridHttp.p50.toFixed(1)} / ${big.hybridHttp.p99.toFixed(1)})`,
+    );
     console.log(`wrote ${path.relative(process.cwd(), writeResults('daemon-memory', result))}`);
   } finally {
     root.cleanup();

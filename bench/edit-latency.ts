@@ -60,13 +60,23 @@ function nonsense(n: number): string {
   return `zq${s}xv`;
 }
 
-async function runVariant(root: BenchRoot, t: TldrIndex, v: Variant, edits: number, warmup: number, gapMs: number, seed: number): Promise<{ edits: Edit[]; lost: number; rssMB: number }> {
+async function runVariant(
+  root: BenchRoot,
+  t: TldrIndex,
+  v: Variant,
+  edits: number,
+  warmup: number,
+  gapMs: number,
+  seed: number,
+): Promise<{ edits: Edit[]; lost: number; rssMB: number }> {
   const cfg = configFor(root, t, v.yaml);
   const d = newDaemon(cfg, 'serve');
   await d.start();
   await d.whenCaughtUp();
   const client = SearchClient.forDaemon(d, cfg);
-  const notes = readdirSync(t.vault).filter((f) => f.endsWith('.md')).sort();
+  const notes = readdirSync(t.vault)
+    .filter((f) => f.endsWith('.md'))
+    .sort();
   const r = rng(seed);
   const out: Edit[] = [];
   let lost = 0;
@@ -176,13 +186,23 @@ async function main(): Promise<void> {
       goal: { searchableP50Ms: 400, searchableP95Ms: 1000 },
     };
 
-    console.log(`\nedit → searchable, one note at a time in a ${t.meta.files}-note vault (${t.meta.chunks} chunks); ${edits} edits per row after ${warmup} warm-up`);
-    console.log(`(machine shared: 1-min load ${started.loadavg1m.toFixed(2)} at start, ${result.machine.loadavg1mAtEnd.toFixed(2)} at end, ${started.cpus} cores)\n`);
+    console.log(
+      `\nedit → searchable, one note at a time in a ${t.meta.files}-note vault (${t.meta.chunks} chunks); ${edits} edits per row after ${warmup} warm-up`,
+    );
+    console.log(
+      `(machine shared: 1-min load ${started.loadavg1m.toFixed(2)} at start, ${result.machine.loadavg1mAtEnd.toFixed(2)} at end, ${started.cpus} cores)\n`,
+    );
     printTable(
       ['setting', 'debounce ms', 'done p50', 'done p95', 'searchable p50', 'searchable p95', 'max', 'lost'],
       results.map((s) => [
-        s.label, String(s.debounceMs), s.done.p50.toFixed(0), s.done.p95.toFixed(0),
-        s.searchable.p50.toFixed(0), s.searchable.p95.toFixed(0), s.searchable.max.toFixed(0), String(s.lost),
+        s.label,
+        String(s.debounceMs),
+        s.done.p50.toFixed(0),
+        s.done.p95.toFixed(0),
+        s.searchable.p50.toFixed(0),
+        s.searchable.p95.toFixed(0),
+        s.searchable.max.toFixed(0),
+        String(s.lost),
       ]),
     );
     console.log('\nmedian per stage (ms):\n');
@@ -190,7 +210,7 @@ async function main(): Promise<void> {
       ['stage', ...results.map((s) => s.label)],
       [
         ...STAGES.map((st) => [STAGE_LABEL[st], ...results.map((s) => s.stageMedians[st].toFixed(1))]),
-        ['done → found by bm25 over HTTP', ...results.map((s) => (median(s.raw.map((e) => e.searchableMs - e.doneMs))).toFixed(1))],
+        ['done → found by bm25 over HTTP', ...results.map((s) => median(s.raw.map((e) => e.searchableMs - e.doneMs)).toFixed(1))],
       ],
     );
     const def = results[0]!;

@@ -225,10 +225,16 @@ async function processesPer(base: string, notes: string[]): Promise<Record<strin
       return { git: 0, other: 0 };
     }
     rmSync(trace);
-    const ev = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { event: string; child_class?: string; argv?: string[] });
+    const ev = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { event: string; child_class?: string; argv?: string[] });
     // Each git process logs its own 'start'; other children (the editor's sh) only appear as a parent's child_start.
     const isGit = (argv: string[] | undefined): boolean => /(^|\/)git$/.test(argv?.[0] ?? '');
-    return { git: ev.filter((e) => e.event === 'start').length, other: ev.filter((e) => e.event === 'child_start' && !isGit(e.argv)).length };
+    return {
+      git: ev.filter((e) => e.event === 'start').length,
+      other: ev.filter((e) => e.event === 'child_start' && !isGit(e.argv)).length,
+    };
   };
   const repo = await GitRepo.open(dir, { author: MEMVAULT, person: PERSON, env: { GIT_TRACE2_EVENT: trace } });
   if (!(repo instanceof GitRepo)) throw new Error(repo.message);
@@ -309,16 +315,29 @@ async function main(): Promise<void> {
         s0[k] === null ? null : median(runs.map((r) => r[i]![k] as number));
       return { ...s0, commitsPerSec: col('commitsPerSec')!, p50Ms: col('p50Ms'), p99Ms: col('p99Ms'), fullP50Ms: col('fullP50Ms') };
     });
-    console.log(`\n${layout === 'flat' ? `Flat vault: ${notes.length} notes in one folder` : `Folders: the same ${notes.length} notes in ${new Set(notes.map((n) => path.dirname(n))).size} folders`} — ${COMMITS} commits per variant, median of ${RUNS} runs`);
+    console.log(
+      `\n${layout === 'flat' ? `Flat vault: ${notes.length} notes in one folder` : `Folders: the same ${notes.length} notes in ${new Set(notes.map((n) => path.dirname(n))).size} folders`} — ${COMMITS} commits per variant, median of ${RUNS} runs`,
+    );
     const f = (x: number | null, d = 1): string => (x === null ? '' : x.toFixed(d));
     printTable(
       ['variant', 'processes/commit', 'commits/s', 'p50 ms', 'p99 ms', 'write+fsync+commit p50'],
       med.map((s) => [s.variant, s.processes, f(s.commitsPerSec, 0), f(s.p50Ms), f(s.p99Ms), f(s.fullP50Ms)]),
       2,
     );
-    console.log(`processes per GitRepo operation (GIT_TRACE2_EVENT): ${Object.entries(processes).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    console.log(
+      `processes per GitRepo operation (GIT_TRACE2_EVENT): ${Object.entries(processes)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
     console.log(`load average after each run: ${load.map((l) => l.toFixed(1)).join(', ')} on ${os.cpus().length} CPUs`);
-    layouts[layout] = { notes: notes.length, folders: new Set(notes.map((n) => path.dirname(n))).size, median: med, runs, processes, loadAfterRun: load };
+    layouts[layout] = {
+      notes: notes.length,
+      folders: new Set(notes.map((n) => path.dirname(n))).size,
+      median: med,
+      runs,
+      processes,
+      loadAfterRun: load,
+    };
     rmSync(base, { recursive: true, force: true });
   }
   const out = writeResults('git-write-latency', {

@@ -83,7 +83,10 @@ export function machine(): { cpus: number; cpu: string | undefined; loadavg1m: n
 export function printTable(header: string[], rows: string[][], leftCols = 1): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string =>
-    cells.map((c, i) => (i < leftCols ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (i < leftCols ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
@@ -98,7 +101,6 @@ export function writeResults(name: string, data: unknown): string {
 }
 
 // ---- corpora and temp vaults ----
-
 
 /** `n` names spread evenly over the sorted list, so a subset is not all one letter of the alphabet. */
 export function spread(names: readonly string[], n: number): string[] {
@@ -158,7 +160,8 @@ export class BenchRoot {
         linkSync(from, to);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EXDEV') copyFileSync(from, to); // another file system: a copy will do
+        if (code === 'EXDEV')
+          copyFileSync(from, to); // another file system: a copy will do
         else if (code !== 'EEXIST') throw err;
       }
     }
@@ -251,7 +254,10 @@ export function corpusQueries(folder: 'tldr-common' | 'rust-book', n: number, wo
   while (out.length < n) {
     const f = files[Math.floor(r() * files.length)]!;
     const text = readFileSync(path.join(CORPORA, folder, f), 'utf8');
-    const sentences = text.split(/\n|(?<=[.!?:])\s+/).map((s) => s.match(/[A-Za-z][A-Za-z'-]*/g) ?? []).filter((w) => w.length >= words);
+    const sentences = text
+      .split(/\n|(?<=[.!?:])\s+/)
+      .map((s) => s.match(/[A-Za-z][A-Za-z'-]*/g) ?? [])
+      .filter((w) => w.length >= words);
     if (sentences.length === 0) continue;
     const s = sentences[Math.floor(r() * sentences.length)]!;
     const at = Math.floor(r() * (s.length - words + 1));

@@ -67,7 +67,11 @@ const cpuMs = (since: NodeJS.CpuUsage): number => {
   return (u.user + u.system) / 1000;
 };
 
-async function rawRun(pool: Piscina<EmbedTask, EmbedResult>, settings: ProviderSettings, texts: string[]): Promise<{ ms: number; cpuMs: number }> {
+async function rawRun(
+  pool: Piscina<EmbedTask, EmbedResult>,
+  settings: ProviderSettings,
+  texts: string[],
+): Promise<{ ms: number; cpuMs: number }> {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const batches: Promise<EmbedResult>[] = [];
@@ -140,7 +144,9 @@ async function main(): Promise<void> {
         const doDaemon = async (): Promise<void> => {
           const d = await daemonRun(root, vault);
           daemon.push(d);
-          console.error(`  run ${r + 1}/${runs}: daemon ${((d.chunks / d.ms) * 1000).toFixed(1)} chunks/s (start-up ${d.startupMs.toFixed(0)} ms, ${d.chunks} chunks, ${d.embedCalls} model calls)`);
+          console.error(
+            `  run ${r + 1}/${runs}: daemon ${((d.chunks / d.ms) * 1000).toFixed(1)} chunks/s (start-up ${d.startupMs.toFixed(0)} ms, ${d.chunks} chunks, ${d.embedCalls} model calls)`,
+          );
         };
         if (r % 2 === 0) {
           await doRaw();
@@ -185,7 +191,7 @@ async function main(): Promise<void> {
       chunksPerSecExStartup: median(ratesExStartup),
       chunksPerCpuSecond: daemonPerCpuS, // start-up included
       // summed model-call latency over (2 threads × indexing wall time): how busy the pool kept the cores
-      modelThreadUtilisation: median(daemon.map((d) => d.modelCallSeconds * 1000 / (2 * (d.ms - d.startupMs)))),
+      modelThreadUtilisation: median(daemon.map((d) => (d.modelCallSeconds * 1000) / (2 * (d.ms - d.startupMs)))),
     },
     chunkerReference: { parseMsOneThread: parseMs, note: 'parseNote over the subset on one thread, files already in memory' },
     ratio: median(ratios),
@@ -195,24 +201,38 @@ async function main(): Promise<void> {
   };
 
   console.log(`\nindexing throughput, ${files.length} tldr pages → ${texts.length} chunks, median of ${runs} interleaved runs`);
-  console.log(`(machine shared: 1-min load ${started.loadavg1m.toFixed(2)} at start, ${result.machine.loadavg1mAtEnd.toFixed(2)} at end, ${started.cpus} cores)\n`);
+  console.log(
+    `(machine shared: 1-min load ${started.loadavg1m.toFixed(2)} at start, ${result.machine.loadavg1mAtEnd.toFixed(2)} at end, ${started.cpus} cores)\n`,
+  );
   printTable(
     ['what', 'chunks', 'wall ms', 'chunks/s', 'vs raw'],
     [
       ['raw model: 2 piscina threads, batch 32', String(texts.length), rawMs.toFixed(0), rawRate.toFixed(1), '1.00'],
       ['daemon one-shot: start() → caught up', String(chunks), dMs.toFixed(0), median(rates).toFixed(1), result.ratio.toFixed(2)],
       ['  of which start-up (start() → embedder ready)', '', startupMs.toFixed(0), '', ''],
-      ['daemon excluding start-up', String(chunks), (dMs - startupMs).toFixed(0), median(ratesExStartup).toFixed(1), result.ratioExStartup.toFixed(2)],
+      [
+        'daemon excluding start-up',
+        String(chunks),
+        (dMs - startupMs).toFixed(0),
+        median(ratesExStartup).toFixed(1),
+        result.ratioExStartup.toFixed(2),
+      ],
     ],
   );
   const lastRun = daemon[daemon.length - 1]!;
-  console.log(`\nwhere the time goes (median): model calls kept the 2 pool threads ${(result.daemon.modelThreadUtilisation * 100).toFixed(0)} % busy after start-up;`);
+  console.log(
+    `\nwhere the time goes (median): model calls kept the 2 pool threads ${(result.daemon.modelThreadUtilisation * 100).toFixed(0)} % busy after start-up;`,
+  );
   console.log(`chunking these files costs ${parseMs.toFixed(0)} ms on one thread (the chunker competes with the pool for the 2 cores);`);
   console.log(
     `CPU time of the whole process: raw ${rawPerCpuS.toFixed(1)} chunks per CPU-second, daemon ${daemonPerCpuS.toFixed(1)} (start-up included) = ${(result.cpuEfficiencyRatio * 100).toFixed(0)} % — less moved by other tenants than wall time;`,
   );
-  console.log(`last run: ${lastRun.embedded} texts embedded, ${lastRun.reused} vectors reused by hash, ${lastRun.embedCalls} model calls (${(lastRun.embedded / Math.max(1, lastRun.embedCalls)).toFixed(1)} texts/call)`);
-  console.log(`\ngoal: end to end ≥ 90 % of raw — ${result.ratio >= 0.9 ? 'met' : 'not met'} with start-up (${(result.ratio * 100).toFixed(0)} %), ${result.ratioExStartup >= 0.9 ? 'met' : 'not met'} without (${(result.ratioExStartup * 100).toFixed(0)} %)`);
+  console.log(
+    `last run: ${lastRun.embedded} texts embedded, ${lastRun.reused} vectors reused by hash, ${lastRun.embedCalls} model calls (${(lastRun.embedded / Math.max(1, lastRun.embedCalls)).toFixed(1)} texts/call)`,
+  );
+  console.log(
+    `\ngoal: end to end ≥ 90 % of raw — ${result.ratio >= 0.9 ? 'met' : 'not met'} with start-up (${(result.ratio * 100).toFixed(0)} %), ${result.ratioExStartup >= 0.9 ? 'met' : 'not met'} without (${(result.ratioExStartup * 100).toFixed(0)} %)`,
+  );
   console.log(`wrote ${path.relative(process.cwd(), writeResults('index-throughput', result))}`);
 }
 

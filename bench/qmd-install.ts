@@ -50,7 +50,12 @@ export function ensureQmd(cache: string, log: (m: string) => void): Install {
   try {
     mkdirSync(cache, { recursive: true });
     rmSync(marker, { force: true });
-    run(log, 'npm', ['install', '--prefix', path.join(cache, 'node22'), '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', NODE_PKG], {});
+    run(
+      log,
+      'npm',
+      ['install', '--prefix', path.join(cache, 'node22'), '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', NODE_PKG],
+      {},
+    );
     // --ignore-scripts: node-llama-cpp's postinstall fetches binaries (not needed for BM25); better-sqlite3 is built below.
     run(log, 'npm', ['install', '--prefix', qmdRoot, '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', QMD_PKG], { env });
     run(log, 'npm', ['run', 'build-release'], { cwd: path.join(qmdRoot, 'node_modules', 'better-sqlite3'), env });

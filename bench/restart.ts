@@ -12,7 +12,19 @@ import { openIndex } from '../actors/store-writer/schema.js';
 import { IndexReader } from '../actors/store-writer/index-reader.js';
 import { SOURCE_VAULT } from '../messages/common.js';
 import { makeIgnore, scanVault } from '../actors/watcher/scan.js';
-import { BenchRoot, configFor, intArg, machine, median, newDaemon, printTable, SearchClient, tldrIndex, until, writeResults } from './harness.js';
+import {
+  BenchRoot,
+  configFor,
+  intArg,
+  machine,
+  median,
+  newDaemon,
+  printTable,
+  SearchClient,
+  tldrIndex,
+  until,
+  writeResults,
+} from './harness.js';
 
 const QUERY = 'extract files from a compressed tar archive';
 /** What each actor's readiness means, for the table; an actor not listed (added later) is shown by its id. */
@@ -141,19 +153,26 @@ async function main(): Promise<void> {
     };
     const m = result.medians;
     console.log(`\nrestart over ${t.meta.files} unchanged notes (${t.meta.chunks} chunks), median of ${runs}`);
-    console.log(`(machine shared: 1-min load ${started.loadavg1m.toFixed(2)} at start, ${result.machine.loadavg1mAtEnd.toFixed(2)} at end, ${started.cpus} cores)\n`);
+    console.log(
+      `(machine shared: 1-min load ${started.loadavg1m.toFixed(2)} at start, ${result.machine.loadavg1mAtEnd.toFixed(2)} at end, ${started.cpus} cores)\n`,
+    );
     printTable(
       ['what', 'ms'],
       [
         ['reference: scanVault (walk + stat every note)', m.scanMs.toFixed(1)],
-        ['reference: open the index + read every document\'s stats', m.openIndexMs.toFixed(1)],
-        ...children.map((c, i) => [`${i === 0 ? 'new Daemon' : '          '} → ${CHILD_LABEL[c] ?? `${c} ready`}`, (m.childReadyMs[c] ?? NaN).toFixed(0)]),
+        ["reference: open the index + read every document's stats", m.openIndexMs.toFixed(1)],
+        ...children.map((c, i) => [
+          `${i === 0 ? 'new Daemon' : '          '} → ${CHILD_LABEL[c] ?? `${c} ready`}`,
+          (m.childReadyMs[c] ?? NaN).toFixed(0),
+        ]),
         ['new Daemon → whenCaughtUp()', m.caughtUpMs.toFixed(0)],
         ['new Daemon → first hybrid search answered over HTTP', m.firstSearchMs.toFixed(0)],
         ['new Daemon → both', both.toFixed(0)],
       ],
     );
-    console.log(`\nembedCalls = 0 and filesDone = 0 on every restart: ${noWork ? 'yes' : 'NO'}; every first search answered in hybrid mode with hits: ${answered ? 'yes' : 'NO'}`);
+    console.log(
+      `\nembedCalls = 0 and filesDone = 0 on every restart: ${noWork ? 'yes' : 'NO'}; every first search answered in hybrid mode with hits: ${answered ? 'yes' : 'NO'}`,
+    );
     console.log(`goal ≤ 1 s to caught up and searchable: ${both <= 1000 && noWork ? 'met' : 'not met'} (${both.toFixed(0)} ms)`);
     console.log(`wrote ${path.relative(process.cwd(), writeResults('restart', result))}`);
   } finally {

@@ -123,7 +123,10 @@ async function buildIndex(): Promise<Built> {
   const t0 = performance.now();
   const daemon = new Daemon(cfg, { mode: 'oneshot', log: makeLogger('main', { level: 'silent' }) });
   await daemon.start();
-  const progress = setInterval(() => console.error(`  ${daemon.board.get('filesDone')} files, ${daemon.board.get('chunksIndexed')} chunks`), 15_000);
+  const progress = setInterval(
+    () => console.error(`  ${daemon.board.get('filesDone')} files, ${daemon.board.get('chunksIndexed')} chunks`),
+    15_000,
+  );
   try {
     await daemon.whenCaughtUp();
   } finally {
@@ -220,7 +223,11 @@ async function main(): Promise<void> {
   const slices: Slice[] = ['all', 'paraphrase', 'keyword', 'tldr', 'rust-book'];
   const corpusOf = (id: string): string => queries.find((q) => q.id === id)!.relevant[0]!.path.split('/')[0]!;
   const pick = (rows: PerQuery[], s: Slice): PerQuery[] =>
-    s === 'all' ? rows : s === 'paraphrase' || s === 'keyword' ? rows.filter((r) => r.kind === s) : rows.filter((r) => corpusOf(r.id) === s);
+    s === 'all'
+      ? rows
+      : s === 'paraphrase' || s === 'keyword'
+        ? rows.filter((r) => r.kind === s)
+        : rows.filter((r) => corpusOf(r.id) === s);
   const table: Record<Slice, Record<Mode, Summary>> = Object.fromEntries(
     slices.map((s) => [s, Object.fromEntries(MODES.map((m) => [m, summarise(pick(per[m], s))]))]),
   ) as Record<Slice, Record<Mode, Summary>>;
@@ -252,14 +259,18 @@ async function main(): Promise<void> {
     for (const [name, f] of metrics) {
       const cells = MODES.map((m) => (name === 'MRR@10' ? `  ${f(row[m])!.toFixed(3)}` : ` ${pct(f(row[m]))}`));
       const n = name === 'section@5' ? row.hybrid.sectionQueries : row.hybrid.queries;
-      console.log(`${(name === 'recall@5' || name === 'section@5' ? s : '').padEnd(11)} | ${String(n).padStart(3)} | ${name.padEnd(10)} |${cells.join(' |')}`);
+      console.log(
+        `${(name === 'recall@5' || name === 'section@5' ? s : '').padEnd(11)} | ${String(n).padStart(3)} | ${name.padEnd(10)} |${cells.join(' |')}`,
+      );
     }
   }
   console.log(`\nbm25 or vector finds a relevant note in its top 5 for ${pct(either)} of queries (what a perfect fusion could reach)`);
   console.log(`hybrid misses (top 5) where bm25 or vector alone hits: ${lostByHybrid.length} ${lostByHybrid.join(' ')}`);
   console.log(`hybrid hits where neither alone does: ${gainedByHybrid.length} ${gainedByHybrid.join(' ')}`);
   const lat = Object.fromEntries(MODES.map((m) => [m, median(tookMs[m])])) as Record<Mode, number>;
-  console.log(`median search time incl. query embedding (ms): bm25 ${lat.bm25.toFixed(1)}, vector ${lat.vector.toFixed(1)}, hybrid ${lat.hybrid.toFixed(1)}`);
+  console.log(
+    `median search time incl. query embedding (ms): bm25 ${lat.bm25.toFixed(1)}, vector ${lat.vector.toFixed(1)}, hybrid ${lat.hybrid.toFixed(1)}`,
+  );
 
   if (SHOW_MISSES) {
     console.log('\nper query (rank of the first relevant note: bm25 / vector / hybrid; - = not in results)');
@@ -279,7 +290,13 @@ async function main(): Promise<void> {
         k: K,
         queries: queries.length,
         byKind: { paraphrase: count('paraphrase'), keyword: count('keyword') },
-        index: { notes: built.notes, chunks: built.chunks, buildSeconds: built.seconds, model: `use-lite@${useLitePackage().version} fp32`, chunker: CHUNKER_VERSION },
+        index: {
+          notes: built.notes,
+          chunks: built.chunks,
+          buildSeconds: built.seconds,
+          model: `use-lite@${useLitePackage().version} fp32`,
+          chunker: CHUNKER_VERSION,
+        },
         node: process.version,
         table,
         summary: [
@@ -293,12 +310,18 @@ async function main(): Promise<void> {
             figure: 'hybrid beats bm25 and vector on both recall@5 and MRR@10',
             goal: 'yes',
             measured: `recall@5 ${table.all.hybrid.recallAt5.toFixed(3)} vs ${table.all.bm25.recallAt5.toFixed(3)} / ${table.all.vector.recallAt5.toFixed(3)}`,
-            met: (['bm25', 'vector'] as const).every((m) => table.all.hybrid.recallAt5 > table.all[m].recallAt5 && table.all.hybrid.mrrAt10 > table.all[m].mrrAt10),
+            met: (['bm25', 'vector'] as const).every(
+              (m) => table.all.hybrid.recallAt5 > table.all[m].recallAt5 && table.all.hybrid.mrrAt10 > table.all[m].mrrAt10,
+            ),
           },
         ],
         fusionHeadroom: { eitherRecallAt5: either, lostByHybrid, gainedByHybrid },
         medianSearchMs: lat,
-        perQuery: queries.map((q) => ({ id: q.id, kind: q.kind, ranks: Object.fromEntries(MODES.map((m) => [m, per[m].find((x) => x.id === q.id)!.rank])) })),
+        perQuery: queries.map((q) => ({
+          id: q.id,
+          kind: q.kind,
+          ranks: Object.fromEntries(MODES.map((m) => [m, per[m].find((x) => x.id === q.id)!.rank])),
+        })),
       },
       null,
       2,

@@ -75,7 +75,14 @@ const asList = (x: unknown): Json[] => (Array.isArray(x) ? (x as Json[]) : []);
 const EXTRACT: Record<string, (r: Json) => Row[]> = {
   'model-throughput': (r) => {
     const rows = asList(at(r, 'rows'));
-    const pick = (variant: string) => rows.find((x) => at(x, 'engine') === 'onnxruntime' && at(x, 'variant') === variant && at(x, 'threads') === '2 pool workers' && at(x, 'batch') === 32);
+    const pick = (variant: string) =>
+      rows.find(
+        (x) =>
+          at(x, 'engine') === 'onnxruntime' &&
+          at(x, 'variant') === variant &&
+          at(x, 'threads') === '2 pool workers' &&
+          at(x, 'batch') === 32,
+      );
     return [
       ...(['fp32', 'int8'] as const).map((v) => ({
         bench: 'model-throughput',
@@ -98,7 +105,13 @@ const EXTRACT: Record<string, (r: Json) => Row[]> = {
     const biggest = Math.max(...rows.map((x) => Number(at(x, 'chunks')) || 0));
     return ['bm25', 'hybrid'].map((what) => {
       const x = rows.find((y) => at(y, 'chunks') === biggest && at(y, 'what') === what);
-      return { bench: 'search-latency', figure: `${what} at ${biggest} chunks, in-process, no query embedding (p50/p99)`, goal: '—', measured: `${ms(at(x, 'p50'))} / ${ms(at(x, 'p99'))}`, met: null };
+      return {
+        bench: 'search-latency',
+        figure: `${what} at ${biggest} chunks, in-process, no query embedding (p50/p99)`,
+        goal: '—',
+        measured: `${ms(at(x, 'p50'))} / ${ms(at(x, 'p99'))}`,
+        met: null,
+      };
     });
   },
   'index-throughput': (r) => [
@@ -120,10 +133,34 @@ const EXTRACT: Record<string, (r: Json) => Row[]> = {
   'edit-latency': (r) => {
     const [def, fast] = asList(at(r, 'variants'));
     return [
-      { bench: 'edit-latency', figure: 'edit → searchable p50 (default config, debounce 200 ms)', goal: '≤ 400 ms', measured: ms(at(def, 'searchable.p50')), met: le(at(def, 'searchable.p50'), 400) },
-      { bench: 'edit-latency', figure: 'edit → searchable p95 (default config)', goal: '≤ 1000 ms', measured: ms(at(def, 'searchable.p95')), met: le(at(def, 'searchable.p95'), 1000) },
-      { bench: 'edit-latency', figure: 'edit → searchable p50 with debounce_ms 50 (reference)', goal: '—', measured: ms(at(fast, 'searchable.p50')), met: null },
-      { bench: 'edit-latency', figure: `index ${at(r, 'vault.notes') ?? '?'} notes from scratch (serve mode)`, goal: '—', measured: `${num(n(r, 'index.indexMs') / 1000)} s, ${at(r, 'vault.chunks') ?? '?'} chunks`, met: null },
+      {
+        bench: 'edit-latency',
+        figure: 'edit → searchable p50 (default config, debounce 200 ms)',
+        goal: '≤ 400 ms',
+        measured: ms(at(def, 'searchable.p50')),
+        met: le(at(def, 'searchable.p50'), 400),
+      },
+      {
+        bench: 'edit-latency',
+        figure: 'edit → searchable p95 (default config)',
+        goal: '≤ 1000 ms',
+        measured: ms(at(def, 'searchable.p95')),
+        met: le(at(def, 'searchable.p95'), 1000),
+      },
+      {
+        bench: 'edit-latency',
+        figure: 'edit → searchable p50 with debounce_ms 50 (reference)',
+        goal: '—',
+        measured: ms(at(fast, 'searchable.p50')),
+        met: null,
+      },
+      {
+        bench: 'edit-latency',
+        figure: `index ${at(r, 'vault.notes') ?? '?'} notes from scratch (serve mode)`,
+        goal: '—',
+        measured: `${num(n(r, 'index.indexMs') / 1000)} s, ${at(r, 'vault.chunks') ?? '?'} chunks`,
+        met: null,
+      },
     ];
   },
   restart: (r) => [
@@ -134,14 +171,50 @@ const EXTRACT: Record<string, (r: Json) => Row[]> = {
       measured: `${ms(at(r, 'medians.caughtUpAndSearchedMs'))} (scan ${ms(at(r, 'medians.scanMs'))}, open index ${ms(at(r, 'medians.openIndexMs'))})`,
       met: le(at(r, 'medians.caughtUpAndSearchedMs'), 1000),
     },
-    { bench: 'restart', figure: 'restart re-embeds and re-reads nothing (embedCalls = filesDone = 0)', goal: '0 / 0', measured: at(r, 'noWork') ? '0 / 0' : 'not 0', met: bool(at(r, 'noWork')) },
+    {
+      bench: 'restart',
+      figure: 'restart re-embeds and re-reads nothing (embedCalls = filesDone = 0)',
+      goal: '0 / 0',
+      measured: at(r, 'noWork') ? '0 / 0' : 'not 0',
+      met: bool(at(r, 'noWork')),
+    },
   ],
   'daemon-memory': (r) => [
-    { bench: 'daemon-memory', figure: `RSS after indexing the tldr corpus (${at(r, 'tldr.chunks') ?? '?'} chunks)`, goal: '—', measured: `${num(at(r, 'tldr.rssAfterIndexMB'), 0)} MB`, met: null },
-    { bench: 'daemon-memory', figure: `RSS serving ${at(r, 'big.chunks') ?? '?'} chunks after searches (synthetic vectors)`, goal: '≤ 400 MB', measured: `${num(at(r, 'big.rssAfterSearchesMB'), 0)} MB`, met: le(at(r, 'big.rssAfterSearchesMB'), 400) },
-    { bench: 'daemon-memory', figure: `hybrid over HTTP incl. query embedding at ${at(r, 'big.chunks') ?? '?'}, p50`, goal: '≤ 15 ms', measured: ms(at(r, 'big.hybridHttp.p50')), met: le(at(r, 'big.hybridHttp.p50'), 15) },
-    { bench: 'daemon-memory', figure: 'same, p99', goal: '≤ 50 ms', measured: ms(at(r, 'big.hybridHttp.p99')), met: le(at(r, 'big.hybridHttp.p99'), 50) },
-    { bench: 'daemon-memory', figure: 'bm25 only over HTTP at the same size, p50 / p99 (reference)', goal: '—', measured: `${ms(at(r, 'big.bm25Http.p50'))} / ${ms(at(r, 'big.bm25Http.p99'))}`, met: null },
+    {
+      bench: 'daemon-memory',
+      figure: `RSS after indexing the tldr corpus (${at(r, 'tldr.chunks') ?? '?'} chunks)`,
+      goal: '—',
+      measured: `${num(at(r, 'tldr.rssAfterIndexMB'), 0)} MB`,
+      met: null,
+    },
+    {
+      bench: 'daemon-memory',
+      figure: `RSS serving ${at(r, 'big.chunks') ?? '?'} chunks after searches (synthetic vectors)`,
+      goal: '≤ 400 MB',
+      measured: `${num(at(r, 'big.rssAfterSearchesMB'), 0)} MB`,
+      met: le(at(r, 'big.rssAfterSearchesMB'), 400),
+    },
+    {
+      bench: 'daemon-memory',
+      figure: `hybrid over HTTP incl. query embedding at ${at(r, 'big.chunks') ?? '?'}, p50`,
+      goal: '≤ 15 ms',
+      measured: ms(at(r, 'big.hybridHttp.p50')),
+      met: le(at(r, 'big.hybridHttp.p50'), 15),
+    },
+    {
+      bench: 'daemon-memory',
+      figure: 'same, p99',
+      goal: '≤ 50 ms',
+      measured: ms(at(r, 'big.hybridHttp.p99')),
+      met: le(at(r, 'big.hybridHttp.p99'), 50),
+    },
+    {
+      bench: 'daemon-memory',
+      figure: 'bm25 only over HTTP at the same size, p50 / p99 (reference)',
+      goal: '—',
+      measured: `${ms(at(r, 'big.bm25Http.p50'))} / ${ms(at(r, 'big.bm25Http.p99'))}`,
+      met: null,
+    },
   ],
   'retrieval-quality': (r) => {
     const all = at(r, 'table.all');
@@ -160,14 +233,28 @@ const EXTRACT: Record<string, (r: Json) => Row[]> = {
 function rowsFor(name: string, r: Json): Row[] {
   const own = at(r, 'summary');
   if (Array.isArray(own) && own.every((x) => x && typeof x === 'object' && 'figure' in x && 'measured' in x))
-    return own.map((x: Json) => ({ bench: name, figure: String(at(x, 'figure')), goal: String(at(x, 'goal') ?? '—'), measured: String(at(x, 'measured')), met: bool(at(x, 'met')) }));
+    return own.map((x: Json) => ({
+      bench: name,
+      figure: String(at(x, 'figure')),
+      goal: String(at(x, 'goal') ?? '—'),
+      measured: String(at(x, 'measured')),
+      met: bool(at(x, 'met')),
+    }));
   try {
     const rows = EXTRACT[name]?.(r) ?? [];
     if (rows.length) return rows;
   } catch {
     /* an unexpected shape: fall through to the pointer */
   }
-  return [{ bench: name, figure: 'ran; no summary this table knows how to read', goal: '—', measured: `see bench/results/${name}.json`, met: null }];
+  return [
+    {
+      bench: name,
+      figure: 'ran; no summary this table knows how to read',
+      goal: '—',
+      measured: `see bench/results/${name}.json`,
+      met: null,
+    },
+  ];
 }
 
 function run(name: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; seconds: number }> {
@@ -213,7 +300,9 @@ async function main(): Promise<void> {
   }
 
   const ended = machine();
-  console.log(`\n${'='.repeat(76)}\nsummary — 1-min load ${started.loadavg1m.toFixed(2)} at start, ${ended.loadavg1m.toFixed(2)} at end on ${started.cpus} cores (a shared machine: figures are medians of noisy runs)\n`);
+  console.log(
+    `\n${'='.repeat(76)}\nsummary — 1-min load ${started.loadavg1m.toFixed(2)} at start, ${ended.loadavg1m.toFixed(2)} at end on ${started.cpus} cores (a shared machine: figures are medians of noisy runs)\n`,
+  );
   printTable(
     ['bench', 'figure', 'goal', 'measured', 'met'],
     rows.map((r) => [r.bench, r.figure, r.goal, r.measured, r.met === null ? '' : r.met ? 'yes' : 'NO']),
@@ -223,7 +312,12 @@ async function main(): Promise<void> {
   if (missing.length) console.log(`\nskipped (not built): ${missing.join(', ')}`);
   const silent = scripts.filter((s) => s.status === 'no-results').map((s) => s.name);
   if (silent.length) console.log(`ran but wrote no bench/results/<name>.json (helpers?): ${silent.join(', ')}`);
-  console.log(`\ntimes: ${scripts.filter((s) => s.status !== 'missing').map((s) => `${s.name} ${s.seconds.toFixed(0)} s`).join(', ')}`);
+  console.log(
+    `\ntimes: ${scripts
+      .filter((s) => s.status !== 'missing')
+      .map((s) => `${s.name} ${s.seconds.toFixed(0)} s`)
+      .join(', ')}`,
+  );
   const out = writeResults('summary', {
     bench: 'summary',
     date: new Date().toISOString(),

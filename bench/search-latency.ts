@@ -73,7 +73,9 @@ function loadParagraphs(): Para[] {
   const out: Para[] = [];
   for (const dir of ['tldr-common', 'rust-book']) {
     const root = join(CORPORA, dir);
-    for (const f of readdirSync(root).filter((x) => x.endsWith('.md')).sort()) {
+    for (const f of readdirSync(root)
+      .filter((x) => x.endsWith('.md'))
+      .sort()) {
       const lines = readFileSync(join(root, f), 'utf8').split('\n');
       const headings: string[] = [];
       let buf: string[] = [];
@@ -223,7 +225,13 @@ function measure(file: string, n: number, queries: string[]): Row[] {
   const rows: Row[] = [];
   const nq = queries.length;
   const exact: number[][] = [];
-  rows.push(row(n, 'exact float KNN (brute force)', time((i) => (exact[i] = exactKnn(db, qvs[i]!, K)), nq)));
+  rows.push(
+    row(
+      n,
+      'exact float KNN (brute force)',
+      time((i) => (exact[i] = exactKnn(db, qvs[i]!, K)), nq),
+    ),
+  );
   for (const os of OVERSAMPLES) {
     const ts = time((i) => search(db, { query: '', k: K, mode: 'vector' }, qvs[i]!, { oversample: os }), nq);
     let found = 0;
@@ -237,10 +245,19 @@ function measure(file: string, n: number, queries: string[]): Row[] {
     ['bm25', 'bm25'],
     ['hybrid', 'hybrid'],
   ];
-  for (const [label, mode] of modes) rows.push(row(n, label, time((i) => search(db, { query: queries[i]!, k: K, mode }, qvs[i]!), nq)));
+  for (const [label, mode] of modes)
+    rows.push(
+      row(
+        n,
+        label,
+        time((i) => search(db, { query: queries[i]!, k: K, mode }, qvs[i]!), nq),
+      ),
+    );
   const prefix = 'tldr-common/c';
   const share = db
-    .prepare(`SELECT avg(substr(d.source_id, 1, ${prefix.length}) = ?) FROM memory_chunks c JOIN memory_documents d ON d.id = c.document_id`)
+    .prepare(
+      `SELECT avg(substr(d.source_id, 1, ${prefix.length}) = ?) FROM memory_chunks c JOIN memory_documents d ON d.id = c.document_id`,
+    )
     .pluck()
     .get(prefix) as number;
   rows.push(
@@ -296,7 +313,9 @@ function main(): void {
   const peakRssMB = process.resourceUsage().maxRSS / 1024;
   // Other processes on the machine slow every figure alike: a 1-minute load above the core count means contention.
   const load = { before: loadBefore, after: loadavg()[0]! };
-  console.log(`\nsearch latency, k=${K}, dim=${DIM}, ${QUERIES} queries, default oversample ${DEFAULT_OVERSAMPLE} (ms; query embedding excluded)\n`);
+  console.log(
+    `\nsearch latency, k=${K}, dim=${DIM}, ${QUERIES} queries, default oversample ${DEFAULT_OVERSAMPLE} (ms; query embedding excluded)\n`,
+  );
   console.log('chunks  | what                                      |   p50 |   p99 |  mean | recall@10');
   console.log('--------|-------------------------------------------|-------|-------|-------|----------');
   for (const r of all) {
@@ -313,7 +332,18 @@ function main(): void {
   writeFileSync(
     RESULTS,
     JSON.stringify(
-      { k: K, dim: DIM, queries: QUERIES, defaultOversample: DEFAULT_OVERSAMPLE, node: process.version, cores: availableParallelism(), load, rows: all, builds, peakRssMB },
+      {
+        k: K,
+        dim: DIM,
+        queries: QUERIES,
+        defaultOversample: DEFAULT_OVERSAMPLE,
+        node: process.version,
+        cores: availableParallelism(),
+        load,
+        rows: all,
+        builds,
+        peakRssMB,
+      },
       null,
       2,
     ) + '\n',

@@ -64,12 +64,22 @@ async function main(): Promise<void> {
     const p = median(xs.map((x) => x.passesPerS));
     return { mode: m, passesPerS: p, faultsPerS: median(xs.map((x) => x.faultsPerS)), ratio: p / base };
   });
-  console.log(`\nA worker writing to ${sizeMb} MB while git starts ${rate}×/s (${runs} runs of ${seconds} s, medians; load ${machine().loadavg1m.toFixed(2)})\n`);
+  console.log(
+    `\nA worker writing to ${sizeMb} MB while git starts ${rate}×/s (${runs} runs of ${seconds} s, medians; load ${machine().loadavg1m.toFixed(2)})\n`,
+  );
   printTable(
     ['git started', 'passes/s', 'page faults/s', 'vs no spawns'],
     rows.map((r) => [r.mode, r.passesPerS.toFixed(1), Math.round(r.faultsPerS).toString(), `${(100 * r.ratio).toFixed(1)} %`]),
   );
-  const out = writeResults('spawn-cost', { machine: machine(), runs, seconds, rate, mb: sizeMb, rows, loadavg: readFileSync('/proc/loadavg', 'utf8').trim() });
+  const out = writeResults('spawn-cost', {
+    machine: machine(),
+    runs,
+    seconds,
+    rate,
+    mb: sizeMb,
+    rows,
+    loadavg: readFileSync('/proc/loadavg', 'utf8').trim(),
+  });
   console.log(`\nwrote ${out}`);
 }
 

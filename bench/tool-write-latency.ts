@@ -27,7 +27,12 @@ function post(agent: Agent, port: number, token: string, who: string, body: unkn
         agent,
         method: 'POST',
         path: '/v1/tools/vault_write',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), 'x-memvault-agent': who },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(data),
+          'x-memvault-agent': who,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -61,7 +66,11 @@ async function agentLoop(port: number, token: string, who: string, n: number): P
 function shellLoop(repo: string): number {
   const script = `for i in $(seq 1 ${WRITES}); do echo "edit $i" > Inbox/shell.md; git add Inbox/shell.md; git commit -q -m "edit $i"; done`;
   const t0 = performance.now();
-  const r = spawnSync('bash', ['-c', script], { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@x', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@x' } });
+  const r = spawnSync('bash', ['-c', script], {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@x', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@x' },
+  });
   if (r.status !== 0) throw new Error(`shell loop failed: ${r.stderr}`);
   return WRITES / ((performance.now() - t0) / 1000);
 }
@@ -93,7 +102,14 @@ async function oneRun(root: BenchRoot, files: string[]): Promise<RunFigures> {
     const manyPerSec = many.length / ((performance.now() - t0) / 1000);
     const copy = path.join(root.dir, `shell-${Date.now()}`);
     cpSync(vault, copy, { recursive: true, filter: (p) => !p.includes(`${path.sep}.memvault`) });
-    return { oneP50: median(one), oneP99: pct(one, 99), manyPerSec, manyP50: median(many), manyP99: pct(many, 99), shellPerSec: shellLoop(copy) };
+    return {
+      oneP50: median(one),
+      oneP99: pct(one, 99),
+      manyPerSec,
+      manyP50: median(many),
+      manyP99: pct(many, 99),
+      shellPerSec: shellLoop(copy),
+    };
   } finally {
     await d.stop('bench done', 0);
   }
@@ -101,7 +117,9 @@ async function oneRun(root: BenchRoot, files: string[]): Promise<RunFigures> {
 
 async function main(): Promise<void> {
   const m = machine();
-  console.error(`tool-write-latency on ${m.cpu} (${m.cpus} cores, load ${m.loadavg1m.toFixed(2)}): ${WRITES} writes, ${AGENTS} agents, ${NOTES} notes, ${RUNS} runs`);
+  console.error(
+    `tool-write-latency on ${m.cpu} (${m.cpus} cores, load ${m.loadavg1m.toFixed(2)}): ${WRITES} writes, ${AGENTS} agents, ${NOTES} notes, ${RUNS} runs`,
+  );
   const root = await BenchRoot.create('tool-write');
   const files = spread(corpusFiles('tldr-common'), NOTES);
   const runs: RunFigures[] = [];
@@ -119,10 +137,24 @@ async function main(): Promise<void> {
     ['what', 'figure', 'reference'],
     [
       ['1 agent, vault_write over HTTP', `p50 ${med('oneP50').toFixed(1)} ms, p99 ${med('oneP99').toFixed(1)} ms`, ''],
-      [`${AGENTS} agents at once`, `${med('manyPerSec').toFixed(1)} writes/s (p50 ${med('manyP50').toFixed(1)} ms, p99 ${med('manyP99').toFixed(1)} ms)`, `shell git add + commit: ${med('shellPerSec').toFixed(1)} commits/s (ratio ${ratio.toFixed(2)})`],
+      [
+        `${AGENTS} agents at once`,
+        `${med('manyPerSec').toFixed(1)} writes/s (p50 ${med('manyP50').toFixed(1)} ms, p99 ${med('manyP99').toFixed(1)} ms)`,
+        `shell git add + commit: ${med('shellPerSec').toFixed(1)} commits/s (ratio ${ratio.toFixed(2)})`,
+      ],
     ],
   );
-  const out = writeResults('tool-write-latency', { bench: 'tool-write-latency', date: new Date().toISOString(), machine: m, writes: WRITES, agents: AGENTS, notes: NOTES, runs, median: Object.fromEntries((Object.keys(runs[0]!) as Array<keyof RunFigures>).map((k) => [k, med(k)])), ratioToShell: ratio });
+  const out = writeResults('tool-write-latency', {
+    bench: 'tool-write-latency',
+    date: new Date().toISOString(),
+    machine: m,
+    writes: WRITES,
+    agents: AGENTS,
+    notes: NOTES,
+    runs,
+    median: Object.fromEntries((Object.keys(runs[0]!) as Array<keyof RunFigures>).map((k) => [k, med(k)])),
+    ratioToShell: ratio,
+  });
   console.log(`\nwrote ${path.relative(process.cwd(), out)}`);
 }
 

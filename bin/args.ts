@@ -41,7 +41,17 @@ export function parseArgs(argv: string[]): Args {
   }
   if (values.mode !== undefined && !['hybrid', 'bm25', 'vector'].includes(values.mode))
     throw new UsageError('--mode must be hybrid, bm25 or vector');
-  return { vault: values.vault, config: values.config, listen: values.listen, json: values.json ?? false, files: values.files ?? false, k, mode: values.mode, agent: values.agent, rest: positionals };
+  return {
+    vault: values.vault,
+    config: values.config,
+    listen: values.listen,
+    json: values.json ?? false,
+    files: values.files ?? false,
+    k,
+    mode: values.mode,
+    agent: values.agent,
+    rest: positionals,
+  };
 }
 
 export class UsageError extends Error {}

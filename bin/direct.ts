@@ -8,7 +8,12 @@ import { createProvider, providerSettings } from '../actors/embedder/factory.js'
 import { makeIgnore, scanVault } from '../actors/watcher/scan.js';
 import { SOURCE_VAULT } from '../messages/common.js';
 
-export type FileState = { path: string; state: 'indexed' | 'pending' | 'skipped' | 'failed'; reason: string | null; message: string | null };
+export type FileState = {
+  path: string;
+  state: 'indexed' | 'pending' | 'skipped' | 'failed';
+  reason: string | null;
+  message: string | null;
+};
 
 export function openDirect(cfg: Config): IndexView | null {
   const file = indexFile(cfg);
@@ -42,8 +47,10 @@ export async function fileStates(cfg: Config, view: IndexView | null): Promise<F
     seen.add(f.path);
     const st = statuses.get(f.path);
     const ix = indexed.get(f.path);
-    if (st?.state === 'failed' || st?.state === 'skipped') out.push({ path: f.path, state: st.state, reason: st.reason ?? null, message: st.message ?? null });
-    else if (ix && ix.mtimeMs === f.mtimeMs && ix.size === f.size) out.push({ path: f.path, state: 'indexed', reason: st?.reason ?? null, message: st?.message ?? null });
+    if (st?.state === 'failed' || st?.state === 'skipped')
+      out.push({ path: f.path, state: st.state, reason: st.reason ?? null, message: st.message ?? null });
+    else if (ix && ix.mtimeMs === f.mtimeMs && ix.size === f.size)
+      out.push({ path: f.path, state: 'indexed', reason: st?.reason ?? null, message: st?.message ?? null });
     else out.push({ path: f.path, state: 'pending', reason: ix ? 'changed_on_disk' : 'not_indexed_yet', message: null });
   }
   for (const p of problems) {

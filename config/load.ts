@@ -23,9 +23,7 @@ export class ConfigError extends Error {
     readonly file: string | null,
     readonly problems: ConfigProblem[],
   ) {
-    super(
-      `${file ?? 'configuration'} is invalid:\n` + problems.map((p) => `  - ${p.path || '(root)'}: ${p.rule}`).join('\n'),
-    );
+    super(`${file ?? 'configuration'} is invalid:\n` + problems.map((p) => `  - ${p.path || '(root)'}: ${p.rule}`).join('\n'));
   }
 }
 
@@ -75,9 +73,7 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   const base = file ? path.dirname(file) : cwd;
   if (!c.vault) throw new ConfigError(file, [{ path: 'vault', rule: 'required: pass --vault DIR or set vault in the config file' }]);
   const vault = path.resolve(opts.vault ? cwd : base, c.vault);
-  const dataDir = c.data_dir
-    ? path.resolve(env.MEMVAULT_DATA_DIR ? cwd : base, c.data_dir)
-    : path.join(vault, '.memvault');
+  const dataDir = c.data_dir ? path.resolve(env.MEMVAULT_DATA_DIR ? cwd : base, c.data_dir) : path.join(vault, '.memvault');
   return { ...c, vault, data_dir: dataDir, config_file: file };
 }
 

@@ -1,9 +1,7 @@
 // The configuration schema: one YAML file, validated with zod; unknown keys are errors so typos never pass silently.
 import { z } from 'zod';
 
-const hostPort = z
-  .string()
-  .regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:7411');
+const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:7411');
 
 export const DEFAULT_IGNORE = ['.obsidian/**', '.git/**', '.memvault/**', '.trash/**', 'Templates/**'];
 
@@ -49,7 +47,11 @@ const embedderSchema = z
     if (e.provider === 'onnx' && !e.onnx)
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['onnx'], message: 'provider "onnx" needs embedder.onnx.model_dir' });
     if (e.provider === 'openai' && !e.openai)
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['openai'], message: 'provider "openai" needs embedder.openai.base_url and model' });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['openai'],
+        message: 'provider "openai" needs embedder.openai.base_url and model',
+      });
   });
 
 const searchSchema = z
@@ -96,7 +98,10 @@ export const configSchema = z
     vault: z.string().min(1).optional(),
     data_dir: z.string().min(1).optional(),
     listen: hostPort.default('127.0.0.1:7411'),
-    user_id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only').default('default'),
+    user_id: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only')
+      .default('default'),
     watcher: watcherSchema.default({}),
     chunker: chunkerSchema.default({}),
     embedder: embedderSchema.default({}),

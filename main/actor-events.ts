@@ -25,7 +25,15 @@ export class ActorEvents {
         const notePath = typeof p.path === 'string' ? p.path : typeof p.note?.path === 'string' ? p.note.path : null;
         // the path must still finish, or the watcher would hold it in flight forever
         if (notePath && e.actor !== 'store')
-          this.router.route({ type: 'store.file_failed', path: notePath as never, reason: 'crashed', message: `the ${e.actor} crashed ${e.attempts} times on this note: ${e.error.message}` }, 'main');
+          this.router.route(
+            {
+              type: 'store.file_failed',
+              path: notePath as never,
+              reason: 'crashed',
+              message: `the ${e.actor} crashed ${e.attempts} times on this note: ${e.error.message}`,
+            },
+            'main',
+          );
         return;
       }
       case 'actor.redelivered':
@@ -62,7 +70,10 @@ export class ActorEvents {
         log.event('actor_restarted', { supervisor: e.supervisor, actor: e.child, restarts: e.restarts, delay_ms: e.delayMs });
         return;
       case 'supervisor.escalated':
-        log.error({ event: 'actor_escalated', supervisor: e.supervisor, actor: e.child, restarts: e.restarts, period_ms: e.periodMs }, 'restart intensity exceeded');
+        log.error(
+          { event: 'actor_escalated', supervisor: e.supervisor, actor: e.child, restarts: e.restarts, period_ms: e.periodMs },
+          'restart intensity exceeded',
+        );
         return;
       case 'supervisor.child_started':
         log.debug({ event: 'actor_started', supervisor: e.supervisor, actor: e.child, restarts: e.restarts }, 'started');

@@ -68,7 +68,14 @@ export class Daemon {
     const names = this.#actors();
     for (const actor of names) {
       const spec = ACTORS[actor];
-      const workerData: ActorBoot = { actor, config: cfg, board: this.board.buffer, dbFile, mode: this.#o.mode, logToStderr: this.#o.logToStderr ?? false };
+      const workerData: ActorBoot = {
+        actor,
+        config: cfg,
+        board: this.board.buffer,
+        dbFile,
+        mode: this.#o.mode,
+        logToStderr: this.#o.logToStderr ?? false,
+      };
       this.handles[actor] = spawnActor<unknown, never>({
         id: actor,
         file: workerFile(actor),

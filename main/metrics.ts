@@ -31,7 +31,14 @@ export class MainMetrics {
         for (const [id, h] of Object.entries(handles)) if (h) this.set({ actor: id }, h.depth());
       },
     });
-    new Gauge({ name: 'memvault_pending_files', help: 'Files that differ from the index and are not yet done', registers: [this.registry], collect() { this.set(board.get('pending')); } });
+    new Gauge({
+      name: 'memvault_pending_files',
+      help: 'Files that differ from the index and are not yet done',
+      registers: [this.registry],
+      collect() {
+        this.set(board.get('pending'));
+      },
+    });
     new Gauge({
       name: 'memvault_index_lag_seconds',
       help: 'Age of the oldest pending file (0 when caught up)',

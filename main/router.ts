@@ -41,7 +41,9 @@ export class Router {
   request(msg: AnyMsg, from: Sender, timeoutMs: number | null): Promise<unknown> {
     if (!declared(from, msg.type, true)) {
       this.#undeclared(from, msg.type, 'request');
-      return Promise.reject(new ActorRequestError('undeclared', `${from} may not ask ${msg.type}: not in its requests in supervisors/actors.ts`));
+      return Promise.reject(
+        new ActorRequestError('undeclared', `${from} may not ask ${msg.type}: not in its requests in supervisors/actors.ts`),
+      );
     }
     for (const l of this.#listeners) l(msg);
     const dest = destinationOf(msg);
@@ -66,6 +68,9 @@ export class Router {
 
   /** A send the table does not declare is a bug in the sender: dropped, loudly. */
   #undeclared(from: Sender, type: string, what: 'message' | 'request'): void {
-    this.#d.log.error({ event: 'route_undeclared', from, type, what }, `${from} sent ${type}, which supervisors/actors.ts does not declare for it; dropped`);
+    this.#d.log.error(
+      { event: 'route_undeclared', from, type, what },
+      `${from} sent ${type}, which supervisors/actors.ts does not declare for it; dropped`,
+    );
   }
 }

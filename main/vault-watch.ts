@@ -103,7 +103,15 @@ export class VaultWatch {
     await this.#unsubscribe();
     await this.#subscribe();
     board.set('vaultState', 0);
-    log.warn({ event: 'vault_returned', vault, replaced: !wasMissing, missing_ms: wasMissing ? Math.round(monotonicMs() - this.#missingSince) : 0 }, 'the vault folder is back; reconciling it in full');
+    log.warn(
+      {
+        event: 'vault_returned',
+        vault,
+        replaced: !wasMissing,
+        missing_ms: wasMissing ? Math.round(monotonicMs() - this.#missingSince) : 0,
+      },
+      'the vault folder is back; reconciling it in full',
+    );
     this.#d.route({ type: 'watcher.rescan', reason: 'vault folder back' });
   }
 
@@ -129,7 +137,10 @@ export class VaultWatch {
     if (this.#d.swapping()) return;
     const ino = inode(dbFile, false);
     if (ino !== null && ino === this.#indexIno) return;
-    log.warn({ event: 'index_file_lost', file: dbFile, replaced: ino !== null }, 'the index file was deleted or replaced under the daemon; rebuilding it from the vault');
+    log.warn(
+      { event: 'index_file_lost', file: dbFile, replaced: ino !== null },
+      'the index file was deleted or replaced under the daemon; rebuilding it from the vault',
+    );
     openIndex(dbFile, { readonly: false }).close(); // a fresh file with the schema, before any reader opens it
     this.#indexIno = inode(dbFile, false);
     this.#d.route({ type: 'store.reopen_index', reason: ino === null ? 'deleted' : 'replaced' });
@@ -176,7 +187,10 @@ export class VaultWatch {
         await this.#unsubscribe();
         if (this.#timer === null) return; // stopped meanwhile
         await this.#subscribe();
-        this.#d.log.info({ event: 'vault_watch_event', folders: batch.length }, 'new folders: watching the vault afresh and reconciling it');
+        this.#d.log.info(
+          { event: 'vault_watch_event', folders: batch.length },
+          'new folders: watching the vault afresh and reconciling it',
+        );
         this.#d.route({ type: 'watcher.rescan', reason: 'new folders' });
         // the git writer learns of people's new notes only from events: name what the new folders hold now
         const files = batch.flatMap((rel) => this.#filesUnder(rel));
@@ -191,7 +205,9 @@ export class VaultWatch {
   #filesUnder(rel: string): string[] {
     try {
       const entries = readdirSync(path.join(this.#d.vault, rel), { recursive: true, withFileTypes: true });
-      return entries.filter((e) => e.isFile()).map((e) => path.relative(this.#d.vault, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+      return entries
+        .filter((e) => e.isFile())
+        .map((e) => path.relative(this.#d.vault, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
     } catch {
       return [];
     }
@@ -209,7 +225,13 @@ export class VaultWatch {
     for (const e of events) {
       const rel = path.relative(vault, e.path).split(path.sep).join('/');
       if (rel && !rel.startsWith('..')) paths.push(rel);
-      if (rel && !rel.startsWith('..') && e.type === 'create' && !rel.toLowerCase().endsWith('.md') && statSync(e.path, { throwIfNoEntry: false })?.isDirectory())
+      if (
+        rel &&
+        !rel.startsWith('..') &&
+        e.type === 'create' &&
+        !rel.toLowerCase().endsWith('.md') &&
+        statSync(e.path, { throwIfNoEntry: false })?.isDirectory()
+      )
         folders.push(rel);
     }
     if (folders.length) void this.#rewatch(folders);

@@ -9,7 +9,12 @@ export interface IndexedState {
 }
 
 export type WatcherMsg =
-  | { type: 'watcher.done'; path: VaultPath; state: IndexedState | null; outcome: 'indexed' | 'unchanged' | 'deleted' | 'renamed' | 'failed' }
+  | {
+      type: 'watcher.done';
+      path: VaultPath;
+      state: IndexedState | null;
+      outcome: 'indexed' | 'unchanged' | 'deleted' | 'renamed' | 'failed';
+    }
   | { type: 'watcher.rescan'; reason: string }
   /** Raw OS events, relative POSIX paths; main owns the OS subscription so events queue while the actor restarts. */
   | { type: 'watcher.fs_events'; paths: string[] };

@@ -19,7 +19,13 @@ export function rootTree(cfg: Config, handles: ActorHandles): SupervisorSpec {
       const h = handles[name];
       return ACTORS[name].tree === tree && h ? [h.childSpec({ shutdownMs: ACTORS[name].shutdownMs, backoff })] : [];
     });
-  const ingest: SupervisorSpec = { id: 'ingest', strategy: 'rest_for_one', intensity: s.intensity, periodMs: s.period_ms, children: children('ingest') };
+  const ingest: SupervisorSpec = {
+    id: 'ingest',
+    strategy: 'rest_for_one',
+    intensity: s.intensity,
+    periodMs: s.period_ms,
+    children: children('ingest'),
+  };
   return {
     id: 'root',
     strategy: 'one_for_one',

@@ -6,8 +6,7 @@ export function validateSpec(spec: SupervisorSpec): void {
   if (!spec.id) throw new TypeError('supervisor id must be a non-empty string');
   if (!['one_for_one', 'rest_for_one', 'one_for_all'].includes(spec.strategy))
     throw new TypeError(`${where}: strategy must be one_for_one, rest_for_one or one_for_all`);
-  if (!Number.isInteger(spec.intensity) || spec.intensity < 0)
-    throw new TypeError(`${where}: intensity must be a non-negative integer`);
+  if (!Number.isInteger(spec.intensity) || spec.intensity < 0) throw new TypeError(`${where}: intensity must be a non-negative integer`);
   if (!(spec.periodMs > 0)) throw new TypeError(`${where}: periodMs must be a positive number`);
   const seen = new Set<string>();
   for (const c of spec.children) {

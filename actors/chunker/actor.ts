@@ -15,7 +15,11 @@ import { sha256Hex } from '../../messages/hash.js';
 
 const { b, log } = boot();
 const cfg = b.config;
-const parsed = new Counter<'outcome'>({ name: 'memvault_chunker_files_total', help: 'Files read by the chunker, by outcome', labelNames: ['outcome'] });
+const parsed = new Counter<'outcome'>({
+  name: 'memvault_chunker_files_total',
+  help: 'Files read by the chunker, by outcome',
+  labelNames: ['outcome'],
+});
 
 function readFailure(err: unknown): { reason: FileFailReason; message: string } {
   const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
@@ -30,7 +34,12 @@ runActor<ChunkerMsg, Sends<'chunker'>, TokenCounter>(
       case 'chunker.file_changed': {
         if (msg.size > cfg.chunker.max_file_bytes) {
           parsed.inc({ outcome: 'too_large' });
-          ctx.emit({ type: 'store.file_failed', path: msg.path, reason: 'too_large', message: `${msg.size} bytes is over chunker.max_file_bytes (${cfg.chunker.max_file_bytes}); raise it or split the note` });
+          ctx.emit({
+            type: 'store.file_failed',
+            path: msg.path,
+            reason: 'too_large',
+            message: `${msg.size} bytes is over chunker.max_file_bytes (${cfg.chunker.max_file_bytes}); raise it or split the note`,
+          });
           return;
         }
         let bytes: Buffer;
@@ -38,7 +47,10 @@ runActor<ChunkerMsg, Sends<'chunker'>, TokenCounter>(
           // checked again here, not only by the watcher: the file may have become a symlink out since it was stat'ed
           const at = await locateNote(cfg.vault, msg.path);
           if (at.kind !== 'inside') {
-            const f = at.kind === 'outside' ? { reason: 'outside_vault' as const, message: at.message } : { reason: 'not_a_file' as const, message: 'reached through a symlinked folder, which memvault does not follow' };
+            const f =
+              at.kind === 'outside'
+                ? { reason: 'outside_vault' as const, message: at.message }
+                : { reason: 'not_a_file' as const, message: 'reached through a symlinked folder, which memvault does not follow' };
             parsed.inc({ outcome: f.reason });
             ctx.emit({ type: 'store.file_failed', path: msg.path, ...f });
             return;

@@ -8,13 +8,20 @@ const MAX_CONTROL_SHARE = 0.1; // markdown never comes near this; images, archiv
 /** Decoded text with `\r\n` and lone `\r` turned into `\n` (markdown-it does the same, so line numbers agree). */
 export function decodeNote(bytes: Uint8Array, maxBytes: number): Result<{ text: string }, ParseFailureReason> {
   if (bytes.length > maxBytes) {
-    return fail('too_large', `file is ${bytes.length} bytes, over the chunker's limit of ${maxBytes} (chunker.max_file_bytes); split the note or raise the limit`);
+    return fail(
+      'too_large',
+      `file is ${bytes.length} bytes, over the chunker's limit of ${maxBytes} (chunker.max_file_bytes); split the note or raise the limit`,
+    );
   }
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
     return fail('not_utf8', 'file starts with a UTF-16 byte-order mark; save it as UTF-8');
   }
   const nul = bytes.indexOf(0);
-  if (nul >= 0) return fail('binary', `file holds a NUL byte at offset ${nul}, so it is not text; keep binary files out of the vault or in an ignored folder`);
+  if (nul >= 0)
+    return fail(
+      'binary',
+      `file holds a NUL byte at offset ${nul}, so it is not text; keep binary files out of the vault or in an ignored folder`,
+    );
   const sniff = Math.min(bytes.length, SNIFF_BYTES);
   let control = 0;
   for (let i = 0; i < sniff; i++) {

@@ -121,7 +121,12 @@ function packSection(ctx: PackContext, units: Unit[], headingPath: string[], cru
  * A word-aligned tail of the previous chunk (never all of it) of at most `overlapTokens`. The first guess uses
  * the previous chunk's own characters per token, so one or two counts of a short string usually settle it.
  */
-function findOverlap(ctx: PackContext, prevStart: number, nextStart: number, charsPerToken: number): { start: number; tokens: number } | null {
+function findOverlap(
+  ctx: PackContext,
+  prevStart: number,
+  nextStart: number,
+  charsPerToken: number,
+): { start: number; tokens: number } | null {
   const { text, tokens, overlapTokens } = ctx;
   let want = Math.max(1, Math.floor(overlapTokens * charsPerToken));
   for (let tries = 0; tries < 4 && want > 0; tries++) {

@@ -20,8 +20,16 @@ const settings = providerSettings(cfg);
 
 const computed = new Counter({ name: 'memvault_embeddings_computed_total', help: 'Chunk vectors computed by the model' });
 const reused = new Counter({ name: 'memvault_embeddings_reused_total', help: 'Chunk vectors reused from the index by chunk hash' });
-const batchSize = new Histogram({ name: 'memvault_embed_batch_size', help: 'Texts per model call', buckets: [1, 2, 4, 8, 16, 32, 64, 128] });
-const batchSeconds = new Histogram({ name: 'memvault_embed_batch_duration_seconds', help: 'Model call latency', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5] });
+const batchSize = new Histogram({
+  name: 'memvault_embed_batch_size',
+  help: 'Texts per model call',
+  buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+});
+const batchSeconds = new Histogram({
+  name: 'memvault_embed_batch_duration_seconds',
+  help: 'Model call latency',
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5],
+});
 const queueDepth = new Gauge({ name: 'memvault_embed_queue_depth', help: 'Texts waiting for a model call' });
 
 interface State {
@@ -33,7 +41,7 @@ interface State {
 
 async function startPool(): Promise<{ model: ModelInfo; batcher: Batcher } | { error: string }> {
   // main owns the pool (main/embed-pools.ts): it outlives this actor, so a restart finds the models loaded
-  if (!b.port) throw new Error('the embedder needs workerData.port to main\'s embedding pools');
+  if (!b.port) throw new Error("the embedder needs workerData.port to main's embedding pools");
   const run = poolClient(b.port);
   const pool = { run: (task: Parameters<typeof run>[1]) => run('bulk', task) };
   try {
@@ -68,7 +76,13 @@ runActor<EmbedderMsg, Sends<'embedder'>, State>(
         const { note } = msg;
         const s = { ...(await ctx.state.pool), reader: ctx.state.reader };
         if (!s.batcher) {
-          ctx.emit({ type: 'store.upsert', note: { ...note, chunks: note.chunks.map((c) => ({ ...c, vector: null })) }, mtimeMs: msg.mtimeMs, size: msg.size, model: null });
+          ctx.emit({
+            type: 'store.upsert',
+            note: { ...note, chunks: note.chunks.map((c) => ({ ...c, vector: null })) },
+            mtimeMs: msg.mtimeMs,
+            size: msg.size,
+            model: null,
+          });
           return;
         }
         const known = s.reader.vectorsByChunkHash(note.chunks.map((c) => c.hash));
@@ -93,7 +107,11 @@ runActor<EmbedderMsg, Sends<'embedder'>, State>(
     const pool = startPool().then((r) => {
       if ('error' in r) {
         board.set('embedderState', stateCode(EMBEDDER_STATES, 'unavailable'));
-        log.event('embedder_unavailable', { provider: settings.kind, reason: r.error }, 'embedding provider could not start: indexing keyword-only');
+        log.event(
+          'embedder_unavailable',
+          { provider: settings.kind, reason: r.error },
+          'embedding provider could not start: indexing keyword-only',
+        );
         return { model: null, batcher: null };
       }
       board.set('embedderState', stateCode(EMBEDDER_STATES, 'ready'));

@@ -74,19 +74,22 @@ export class Batcher {
     this.#running++;
     const started = this.#clock.now();
     // through a promise, so a run that throws at once fails its batch like one that rejects
-    Promise.resolve(batch.map((b) => b.text)).then(o.run).then(
-      (vectors) => {
-        o.onBatch?.(batch.length, this.#clock.now() - started);
-        batch.forEach((b, i) => {
-          const v = vectors[i];
-          if (v) b.done(v);
-          else b.fail(new Error(`embedder returned ${vectors.length} vectors for ${batch.length} texts`));
-        });
-      },
-      (err) => batch.forEach((b) => b.fail(err)),
-    ).finally(() => {
-      this.#running--;
-      this.#pump();
-    });
+    Promise.resolve(batch.map((b) => b.text))
+      .then(o.run)
+      .then(
+        (vectors) => {
+          o.onBatch?.(batch.length, this.#clock.now() - started);
+          batch.forEach((b, i) => {
+            const v = vectors[i];
+            if (v) b.done(v);
+            else b.fail(new Error(`embedder returned ${vectors.length} vectors for ${batch.length} texts`));
+          });
+        },
+        (err) => batch.forEach((b) => b.fail(err)),
+      )
+      .finally(() => {
+        this.#running--;
+        this.#pump();
+      });
   }
 }

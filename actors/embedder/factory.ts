@@ -14,7 +14,12 @@ export function providerSettings(cfg: Config, env: NodeJS.ProcessEnv = process.e
     case 'use-lite':
       return { kind: 'use-lite', cacheDir: path.join(cfg.data_dir, 'models'), quantize: e.quantize };
     case 'onnx':
-      return { kind: 'onnx', modelDir: path.resolve(cfg.vault, e.onnx?.model_dir ?? ''), name: e.onnx?.name, maxTokens: e.onnx?.max_tokens };
+      return {
+        kind: 'onnx',
+        modelDir: path.resolve(cfg.vault, e.onnx?.model_dir ?? ''),
+        name: e.onnx?.name,
+        maxTokens: e.onnx?.max_tokens,
+      };
     case 'openai': {
       const apiKey = e.openai?.api_key_env ? env[e.openai.api_key_env] : undefined;
       return { kind: 'openai', baseUrl: e.openai?.base_url ?? '', model: e.openai?.model ?? '', apiKey, dim: e.openai?.dim };

@@ -14,7 +14,6 @@ export type { PoolOutcome };
 /** `bulk`: indexing, `embedder.threads` threads; `query`: one thread for the gateway, so searches never queue behind indexing. */
 export type PoolName = 'bulk' | 'query';
 
-
 export interface PoolApi {
   run(pool: PoolName, task: EmbedTask): Promise<PoolOutcome>;
 }

@@ -67,7 +67,13 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
         view.provider = { state: 'unavailable', reason: `${err.code ?? 'provider_failed'}: ${err.message}` };
       },
     );
-    const writes = new MessageWriteBackend((m) => init.request(m, WRITE_TIMEOUT_MS), board, cfg.writes.enabled, cfg.writes.agents_may_read_sensitive, cfg.writes.max_queue);
+    const writes = new MessageWriteBackend(
+      (m) => init.request(m, WRITE_TIMEOUT_MS),
+      board,
+      cfg.writes.enabled,
+      cfg.writes.agents_may_read_sensitive,
+      cfg.writes.max_queue,
+    );
     const indexWaiter = new IndexWaiter((p) => view.reader.document(SOURCE_VAULT, p)?.contentHash ?? null);
     const metrics = gatewayMetrics();
     const search = retriever(view, log, metrics);
@@ -103,7 +109,10 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
     if (typeof addr === 'object' && addr) board.set('gatewayPort', addr.port);
     log.event('gateway_listening', { address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : String(addr) });
     // the MCP half loads a moment after listening, so the first searches after a restart are not queued behind it
-    setTimeout(() => void tools.warm().catch((err: unknown) => log.error({ event: 'gateway_warm', err: String(err) }, 'loading the MCP SDK failed')), WARM_AFTER_MS).unref();
+    setTimeout(
+      () => void tools.warm().catch((err: unknown) => log.error({ event: 'gateway_warm', err: String(err) }, 'loading the MCP SDK failed')),
+      WARM_AFTER_MS,
+    ).unref();
     return { server, view, indexWaiter };
   },
 );

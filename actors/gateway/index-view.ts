@@ -63,7 +63,10 @@ export interface SearchLimits {
 /** How long a hybrid or vector search waits for a model that is still loading before it answers keyword-only. */
 const PROVIDER_WAIT_MS = 10_000;
 
-export type ProviderState = { state: 'starting' } | { state: 'ready'; provider: Pick<EmbeddingProvider, 'info' | 'embed'> } | { state: 'unavailable'; reason: string };
+export type ProviderState =
+  | { state: 'starting' }
+  | { state: 'ready'; provider: Pick<EmbeddingProvider, 'info' | 'embed'> }
+  | { state: 'unavailable'; reason: string };
 
 export class IndexView {
   readonly #dbFile: string;

@@ -158,7 +158,13 @@ function bm25List(db: Database, terms: string[], filters: FilterSql, limit: numb
       db,
       `SELECT rowid AS id, bm25(memory_fts, 1.0, 2.0, 2.0) AS b FROM memory_fts WHERE memory_fts MATCH ? ORDER BY b LIMIT ?`,
     ).all(match, fetch) as Array<{ id: number; b: number }>;
-    const pass = new Set(passing(db, filters, rows.map((r) => r.id)));
+    const pass = new Set(
+      passing(
+        db,
+        filters,
+        rows.map((r) => r.id),
+      ),
+    );
     const kept = rows.filter((r) => pass.has(r.id));
     if (kept.length >= limit || rows.length < fetch) return { ranked: kept.slice(0, limit).map(score), match };
   }

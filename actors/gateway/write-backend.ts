@@ -39,19 +39,31 @@ export class MessageWriteBackend {
     if (!this.enabled) return { ok: false, reason: 'disabled: writes are off in the configuration (writes.enabled: false)' };
     const s = stateName(GIT_STATES, this.board.get('gitState'), 'git_failed');
     if (s === 'ready') return { ok: true };
-    return { ok: false, reason: s === 'starting' ? 'starting: the git writer is opening the vault repository' : `${s}: writes are off (see memvault doctor)` };
+    return {
+      ok: false,
+      reason: s === 'starting' ? 'starting: the git writer is opening the vault repository' : `${s}: writes are off (see memvault doctor)`,
+    };
   }
 
   async #request(msg: GitRequest): Promise<MutationResult> {
     if (this.#outstanding >= this.maxQueue)
-      return fail('busy', `the write queue is full: ${this.#outstanding} writes are already waiting for the git writer (writes.max_queue ${this.maxQueue}); nothing was changed — retry after a short wait`);
+      return fail(
+        'busy',
+        `the write queue is full: ${this.#outstanding} writes are already waiting for the git writer (writes.max_queue ${this.maxQueue}); nothing was changed — retry after a short wait`,
+      );
     this.#outstanding++;
     try {
       return await this.ask(msg);
     } catch (err) {
       if (err instanceof ActorRequestError && err.reason === 'timeout')
-        return fail('unavailable', `the git writer did not answer within ${WRITE_TIMEOUT_MS / 1000} s; the write may still land — read the note before retrying`);
-      return fail('unavailable', `the git writer could not take the request (${err instanceof Error ? err.message : String(err)}); nothing was changed — retry later`);
+        return fail(
+          'unavailable',
+          `the git writer did not answer within ${WRITE_TIMEOUT_MS / 1000} s; the write may still land — read the note before retrying`,
+        );
+      return fail(
+        'unavailable',
+        `the git writer could not take the request (${err instanceof Error ? err.message : String(err)}); nothing was changed — retry later`,
+      );
     } finally {
       this.#outstanding--;
     }

@@ -26,17 +26,32 @@ let notify: (m: MainMsg & Sends<'git'>) => void = () => {};
 const cfg = b.config;
 const w = cfg.writes;
 
-const writes = new Counter<'op' | 'outcome'>({ name: 'memvault_writes_total', help: 'Agent mutations by operation and outcome (ok or reason code)', labelNames: ['op', 'outcome'] });
+const writes = new Counter<'op' | 'outcome'>({
+  name: 'memvault_writes_total',
+  help: 'Agent mutations by operation and outcome (ok or reason code)',
+  labelNames: ['op', 'outcome'],
+});
 const phases = new Histogram<'phase'>({
   name: 'memvault_write_duration_seconds',
   help: 'Write latency by phase: file (validate + durable file), commit, total',
   labelNames: ['phase'],
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 1],
 });
-const commits = new Counter<'kind'>({ name: 'memvault_commits_total', help: 'Commits made, by kind (agent, undo, human)', labelNames: ['kind'] });
-const journalFailures = new Counter({ name: 'memvault_intent_journal_failures_total', help: 'Agent writes whose intent could not be journaled (data dir full or read-only)' });
+const commits = new Counter<'kind'>({
+  name: 'memvault_commits_total',
+  help: 'Commits made, by kind (agent, undo, human)',
+  labelNames: ['kind'],
+});
+const journalFailures = new Counter({
+  name: 'memvault_intent_journal_failures_total',
+  help: 'Agent writes whose intent could not be journaled (data dir full or read-only)',
+});
 const undos = new Counter<'outcome'>({ name: 'memvault_undos_total', help: 'Undo requests by outcome', labelNames: ['outcome'] });
-const worktree = new Counter<'by'>({ name: 'memvault_worktree_changes_total', help: 'Changed notes seen on disk, by whose change: own (the echo of a write of ours) or person', labelNames: ['by'] });
+const worktree = new Counter<'by'>({
+  name: 'memvault_worktree_changes_total',
+  help: 'Changed notes seen on disk, by whose change: own (the echo of a write of ours) or person',
+  labelNames: ['by'],
+});
 
 type Ready = { kind: 'ready'; repo: GitRepo; writer: VaultWriter };
 type State = Ready | { kind: 'off'; reason: string };
@@ -88,9 +103,16 @@ async function ensureRepo(s: Ready): Promise<void> {
   } catch {
     // gone: fall through and re-initialise
   }
-  const repo = await GitRepo.open(cfg.vault, { author: w.author, person: w.person, onWarning: (m) => log.warn({ event: 'vault_git_warning' }, m) });
+  const repo = await GitRepo.open(cfg.vault, {
+    author: w.author,
+    person: w.person,
+    onWarning: (m) => log.warn({ event: 'vault_git_warning' }, m),
+  });
   if (!(repo instanceof GitRepo)) {
-    log.error({ event: 'vault_git_unavailable', reason: repo.reason, detail: repo.message }, 'the vault repository vanished and could not be made again');
+    log.error(
+      { event: 'vault_git_unavailable', reason: repo.reason, detail: repo.message },
+      'the vault repository vanished and could not be made again',
+    );
     return;
   }
   s.repo = repo;
@@ -125,7 +147,10 @@ async function journalRecord(intent: Intent): Promise<void> {
   const problem = await journal.record(intent);
   if (problem === null) return;
   journalFailures.inc();
-  log.warn({ event: 'vault_intent_journal_failed', detail: problem }, 'could not record the write intent; a crash before its commit would leave it to the person');
+  log.warn(
+    { event: 'vault_intent_journal_failed', detail: problem },
+    'could not record the write intent; a crash before its commit would leave it to the person',
+  );
 }
 
 async function mutate(s: Ready, op: VaultOp, caller: Caller): Promise<MutationResult> {
@@ -166,14 +191,27 @@ async function applyAndCommit(s: Ready, op: VaultOp, caller: Caller, intent0: In
     armOwed(s);
     // the writer's free-space check makes this rare (another program filled the disk in between)
     if (/No space left on device|Disk quota exceeded/i.test(c.message))
-      return fail('disk_full', `the note was written but git could not commit it: the disk is full (${c.message}); it is on disk — free some space, then retry the write to record it`);
-    return fail('unavailable', `the note was written but git could not commit it (${c.message}); it is on disk — retry the write to record it`);
+      return fail(
+        'disk_full',
+        `the note was written but git could not commit it: the disk is full (${c.message}); it is on disk — free some space, then retry the write to record it`,
+      );
+    return fail(
+      'unavailable',
+      `the note was written but git could not commit it (${c.message}); it is on disk — retry the write to record it`,
+    );
   }
   if (c.ok) {
     commits.inc({ kind: 'agent' });
     notify({ type: 'main.committed', kind: 'agent', sha: c.sha, paths: applied.paths });
   }
-  return { ok: true, op: op.op, paths: applied.paths, commit: c.ok ? c.sha : null, mtimeMs: applied.mtimeMs, contentHash: applied.contentHash };
+  return {
+    ok: true,
+    op: op.op,
+    paths: applied.paths,
+    commit: c.ok ? c.sha : null,
+    mtimeMs: applied.mtimeMs,
+    contentHash: applied.contentHash,
+  };
 }
 
 type CommitMeta = Parameters<GitRepo['commit']>[1];
@@ -213,10 +251,19 @@ runActor<GitMsg, Sends<'git'>, State>(
     const s = ctx.state;
     switch (msg.type) {
       case 'git.mutate': {
-        const result: MutationResult =
-          s.kind === 'off' ? fail('unavailable', s.reason) : await serial(() => mutate(s, msg.op, msg.caller));
+        const result: MutationResult = s.kind === 'off' ? fail('unavailable', s.reason) : await serial(() => mutate(s, msg.op, msg.caller));
         writes.inc({ op: msg.op.op, outcome: result.ok ? 'ok' : result.reason });
-        log.info({ event: 'vault_write', op: msg.op.op, paths: opPaths(msg.op), agent: msg.caller.agent, outcome: result.ok ? 'ok' : result.reason, commit: result.ok ? result.commit : undefined }, 'vault write');
+        log.info(
+          {
+            event: 'vault_write',
+            op: msg.op.op,
+            paths: opPaths(msg.op),
+            agent: msg.caller.agent,
+            outcome: result.ok ? 'ok' : result.reason,
+            commit: result.ok ? result.commit : undefined,
+          },
+          'vault write',
+        );
         // tell the watcher directly: OS events for a quick write-then-delete can coalesce into nothing
         if (result.ok) ctx.emit({ type: 'watcher.fs_events', paths: result.paths });
         ctx.reply(result);
@@ -228,7 +275,11 @@ runActor<GitMsg, Sends<'git'>, State>(
         else {
           const r = await serial(async () => {
             await ensureRepo(s);
-            const undone = await s.repo.undoLast({ agent: msg.req.onlyMine ? msg.req.agent : undefined, byAgent: msg.req.agent, reason: msg.req.reason });
+            const undone = await s.repo.undoLast({
+              agent: msg.req.onlyMine ? msg.req.agent : undefined,
+              byAgent: msg.req.agent,
+              reason: msg.req.reason,
+            });
             if (undone.ok) await own.record(undone.paths);
             return undone;
           });
@@ -241,7 +292,15 @@ runActor<GitMsg, Sends<'git'>, State>(
           } else result = r.reason === 'git_failed' ? fail('unavailable', r.message) : fail(r.reason, r.message);
         }
         undos.inc({ outcome: result.ok ? 'ok' : result.reason });
-        log.info({ event: 'vault_undo', agent: msg.req.agent, outcome: result.ok ? 'ok' : result.reason, commit: result.ok ? result.commit : undefined }, 'vault undo');
+        log.info(
+          {
+            event: 'vault_undo',
+            agent: msg.req.agent,
+            outcome: result.ok ? 'ok' : result.reason,
+            commit: result.ok ? result.commit : undefined,
+          },
+          'vault undo',
+        );
         if (result.ok) ctx.emit({ type: 'watcher.fs_events', paths: result.paths });
         ctx.reply(result);
         return;
@@ -262,10 +321,20 @@ runActor<GitMsg, Sends<'git'>, State>(
   async (init) => {
     notify = init.emit;
     board.set('gitState', stateCode(GIT_STATES, 'starting'));
-    const repo = await GitRepo.open(cfg.vault, { author: w.author, person: w.person, onWarning: (m) => log.warn({ event: 'vault_git_warning' }, m) });
+    const repo = await GitRepo.open(cfg.vault, {
+      author: w.author,
+      person: w.person,
+      onWarning: (m) => log.warn({ event: 'vault_git_warning' }, m),
+    });
     if (!(repo instanceof GitRepo)) {
-      board.set('gitState', stateCode(GIT_STATES, repo.reason === 'git_missing' || repo.reason === 'git_too_old' ? repo.reason : 'git_failed'));
-      log.error({ event: 'vault_git_unavailable', reason: repo.reason, detail: repo.message }, 'vault writes are off; search keeps working');
+      board.set(
+        'gitState',
+        stateCode(GIT_STATES, repo.reason === 'git_missing' || repo.reason === 'git_too_old' ? repo.reason : 'git_failed'),
+      );
+      log.error(
+        { event: 'vault_git_unavailable', reason: repo.reason, detail: repo.message },
+        'vault writes are off; search keeps working',
+      );
       return { kind: 'off', reason: `${repo.reason}: ${repo.message}` };
     }
     const writer = new VaultWriter({ root: cfg.vault, allowlist: w.allowlist, maxBytes: w.max_bytes });
@@ -277,8 +346,15 @@ runActor<GitMsg, Sends<'git'>, State>(
       if ('sha' in r) {
         commits.inc({ kind: 'agent' });
         notify({ type: 'main.committed', kind: 'agent', sha: r.sha, paths: r.paths });
-        log.warn({ event: 'vault_intent_recovered', agent: r.agent, paths: r.paths, commit: r.sha }, 'committed an agent change the last run wrote but did not commit');
-      } else log.info({ event: 'vault_intent_recovered', agent: r.agent, skipped: r.skipped }, 'an unfinished agent change was not recorded as the agent’s');
+        log.warn(
+          { event: 'vault_intent_recovered', agent: r.agent, paths: r.paths, commit: r.sha },
+          'committed an agent change the last run wrote but did not commit',
+        );
+      } else
+        log.info(
+          { event: 'vault_intent_recovered', agent: r.agent, skipped: r.skipped },
+          'an unfinished agent change was not recorded as the agent’s',
+        );
     }
     // notes edited while the daemon was down are a person's edits: record them before any agent writes
     ready = { kind: 'ready', repo, writer };

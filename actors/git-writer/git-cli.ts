@@ -72,13 +72,34 @@ export async function git(repoDir: string, args: readonly string[], opts: GitRun
   const r = await spawnVia({ file: 'git', args, cwd: repoDir, env, ...(opts.input !== undefined ? { input: opts.input } : {}) });
   if (r.kind === 'exit') {
     if (r.code === 0) return { ok: true, stdout: r.stdout, stderr: r.stderr, code: 0 };
-    return { ok: false, reason: 'git_failed', message: describe(args, r.code, r.stderr, r.stdout), code: r.code, stdout: r.stdout, stderr: r.stderr };
+    return {
+      ok: false,
+      reason: 'git_failed',
+      message: describe(args, r.code, r.stderr, r.stdout),
+      code: r.code,
+      stdout: r.stdout,
+      stderr: r.stderr,
+    };
   }
   // spawn reports a missing cwd as ENOENT too; only a missing binary is `git_missing`.
   const missingDir = r.code === 'ENOENT' && !existsSync(repoDir);
   if (r.code === 'ENOENT' && !missingDir)
-    return { ok: false, reason: 'git_missing', message: `git was not found on PATH (${env['PATH'] ?? 'unset'}); install git ${MIN_GIT_VERSION.join('.')} or later`, code: null, stdout: '', stderr: '' };
-  return { ok: false, reason: 'git_failed', message: missingDir ? `directory ${repoDir} does not exist` : `git could not start: ${r.message}`, code: null, stdout: '', stderr: '' };
+    return {
+      ok: false,
+      reason: 'git_missing',
+      message: `git was not found on PATH (${env['PATH'] ?? 'unset'}); install git ${MIN_GIT_VERSION.join('.')} or later`,
+      code: null,
+      stdout: '',
+      stderr: '',
+    };
+  return {
+    ok: false,
+    reason: 'git_failed',
+    message: missingDir ? `directory ${repoDir} does not exist` : `git could not start: ${r.message}`,
+    code: null,
+    stdout: '',
+    stderr: '',
+  };
 }
 
 export type GitVersion = [major: number, minor: number, patch: number];
@@ -86,13 +107,18 @@ export type GitVersion = [major: number, minor: number, patch: number];
 /** The installed git's version, or why it cannot be used. `env` may override PATH (tests point it at an empty dir). */
 export async function gitVersion(env: GitEnv = {}): Promise<{ ok: true; version: GitVersion } | Failure<'git_missing' | 'git_too_old'>> {
   const r = await git(os.tmpdir(), ['--version'], { env });
-  if (!r.ok) return { ok: false, reason: 'git_missing', message: r.reason === 'git_missing' ? r.message : `git --version failed: ${r.message}` };
+  if (!r.ok)
+    return { ok: false, reason: 'git_missing', message: r.reason === 'git_missing' ? r.message : `git --version failed: ${r.message}` };
   // "git version 2.39.5", "git version 2.39.3 (Apple Git-145)", "git version 2.45.1.windows.1"
   const m = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(r.stdout);
   if (!m) return { ok: false, reason: 'git_missing', message: `could not read a version from \`git --version\`: ${r.stdout.trim()}` };
   const version: GitVersion = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
   if (compareVersions(version, MIN_GIT_VERSION) < 0) {
-    return { ok: false, reason: 'git_too_old', message: `git ${version.join('.')} is too old; memvault needs git ${MIN_GIT_VERSION.join('.')} or later` };
+    return {
+      ok: false,
+      reason: 'git_too_old',
+      message: `git ${version.join('.')} is too old; memvault needs git ${MIN_GIT_VERSION.join('.')} or later`,
+    };
   }
   return { ok: true, version };
 }

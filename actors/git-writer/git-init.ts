@@ -40,7 +40,10 @@ export async function prepareRepository(
   if (!info.ok) return fail('git_failed', info.message);
   const [top = '', format = 'sha1', gitDir = '', exclude = ''] = info.stdout.split('\n');
   if (path.resolve(top) !== real) {
-    return fail('inside_repo', `${real} is inside the git work tree ${top}; point memvault at ${top}, or run \`git init\` in ${real} to give the vault its own repository`);
+    return fail(
+      'inside_repo',
+      `${real} is inside the git work tree ${top}; point memvault at ${top}, or run \`git init\` in ${real} to give the vault its own repository`,
+    );
   }
 
   // Exclude our state folder locally: a line in .git/info/exclude, written once.

@@ -43,10 +43,12 @@ export interface LogEntry {
 
 const REASON_MAX = 300;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+const CONTROL_RUN = /[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g;
+
 /** One line, no control characters, capped: a reason must never break the trailer block. */
 export function sanitizeLine(s: string, max = REASON_MAX): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-  const one = s.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const one = s.replace(CONTROL_RUN, ' ').replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
@@ -116,7 +118,16 @@ export function parseLog(stdout: string): LogEntry[] {
   const entries: LogEntry[] = [];
   for (let i = 0; i + LOG_FIELDS <= f.length; i += LOG_FIELDS) {
     const [sha, parents, an, ae, cn, ce, ct, subject, trailers, body] = f.slice(i, i + LOG_FIELDS) as [
-      string, string, string, string, string, string, string, string, string, string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
     ];
     const e: LogEntry = {
       sha: sha.replace(/^\n/, ''), // git puts the separator's newline before the next record

@@ -31,7 +31,6 @@ export type CommitResult = Result<{ sha: string }, 'git_failed' | 'nothing_to_co
 export type UndoResult = Result<{ sha: string; reverted: string; paths: string[] }, 'nothing_to_undo' | 'conflict' | 'git_failed'>;
 export type HumanCommitResult = Result<{ sha: string; paths: string[] }, 'nothing_to_commit' | 'git_failed'>;
 
-
 // Settings for the commands that write. Commits must not spawn `git maintenance` (one more process each; we run it
 // every `maintenanceEvery` commits instead), must not wait on a GPG pinentry a daemon cannot answer, and must not let
 // rerere resolve an undo's conflict behind our back. Reads get only the literal-pathspec env (see #git).
@@ -46,7 +45,13 @@ const LOCK_RETRY_MS = [20, 80, 250];
 function checkPaths(paths: readonly string[]): string[] {
   if (paths.length === 0) throw new TypeError('paths must name at least one note');
   for (const p of paths) {
-    if (p === '' || p.includes('\0') || p.startsWith('/') || p.split('/').some((s) => s === '..' || s === '.' || s === '') || p.includes('\\')) {
+    if (
+      p === '' ||
+      p.includes('\0') ||
+      p.startsWith('/') ||
+      p.split('/').some((s) => s === '..' || s === '.' || s === '') ||
+      p.includes('\\')
+    ) {
       throw new TypeError(`path ${JSON.stringify(p)} must be vault-relative with POSIX separators`);
     }
   }
@@ -177,7 +182,8 @@ export class GitRepo {
 
   async #git(args: string[], opts: GitRunOptions = {}): Promise<GitOutput | GitFailure> {
     // Literal pathspecs: a note called `[draft] *.md` or `:x.md` must name that file, not a pattern or magic.
-    const run = (): Promise<GitOutput | GitFailure> => git(this.root, args, { ...opts, env: { ...this.#env, GIT_LITERAL_PATHSPECS: '1', ...opts.env } });
+    const run = (): Promise<GitOutput | GitFailure> =>
+      git(this.root, args, { ...opts, env: { ...this.#env, GIT_LITERAL_PATHSPECS: '1', ...opts.env } });
     let r = await run();
     for (const ms of LOCK_RETRY_MS) {
       if (r.ok || !LOCK_BUSY.test(r.stderr)) break;
@@ -245,14 +251,18 @@ export class GitRepo {
       }
       const toAdd = paths.filter((p, i) => !this.#tracked.has(p) && exists[i]);
       const pathspec = paths.filter((p) => this.#tracked.has(p) || toAdd.includes(p));
-      if (pathspec.length === 0) return fail('nothing_to_commit', `${paths.join(', ')}: not in the work tree and not tracked by git; nothing to record`);
+      if (pathspec.length === 0)
+        return fail('nothing_to_commit', `${paths.join(', ')}: not in the work tree and not tracked by git; nothing to record`);
 
       if (toAdd.length > 0) {
         // `commit --only` refuses paths git does not know yet, so a new note costs one `git add` first.
         const a = await this.#git(['add', '--', ...toAdd]);
         if (!a.ok) {
           if (/ignored by one of your \.gitignore/.test(a.stderr)) {
-            return fail('ignored', `${toAdd.join(', ')} is ignored by the vault's .gitignore; the note was written but cannot be committed — move it or change .gitignore`);
+            return fail(
+              'ignored',
+              `${toAdd.join(', ')} is ignored by the vault's .gitignore; the note was written but cannot be committed — move it or change .gitignore`,
+            );
           }
           return fail('git_failed', a.message);
         }
@@ -304,9 +314,21 @@ export class GitRepo {
     if (opts.reason !== undefined) msg.reason = opts.reason;
     // `git revert --no-edit` would write git's own message and need a second process to amend it; instead the
     // "editor" git runs is a shell builtin that writes our message into the file git hands it.
-    const r = await this.#git([...WRITE_CONFIG, '-c', `core.abbrev=${this.#hexLen}`, 'revert', '--edit', '--cleanup=whitespace', '--no-rerere-autoupdate', target.sha], {
-      env: { ...identityEnv(this.#author), GIT_EDITOR: 'printf "%s" "$MEMVAULT_COMMIT_MSG" >', MEMVAULT_COMMIT_MSG: renderMessage(msg) },
-    });
+    const r = await this.#git(
+      [
+        ...WRITE_CONFIG,
+        '-c',
+        `core.abbrev=${this.#hexLen}`,
+        'revert',
+        '--edit',
+        '--cleanup=whitespace',
+        '--no-rerere-autoupdate',
+        target.sha,
+      ],
+      {
+        env: { ...identityEnv(this.#author), GIT_EDITOR: 'printf "%s" "$MEMVAULT_COMMIT_MSG" >', MEMVAULT_COMMIT_MSG: renderMessage(msg) },
+      },
+    );
     const what = `${target.sha.slice(0, 12)} (${target.subject})`;
     if (r.ok) {
       const sha = await this.#shaFrom(r.stdout);
@@ -319,7 +341,10 @@ export class GitRepo {
       // The change is already gone (a person put the old text back). Record the undo anyway — empty — so the next
       // undo moves on to the change before it instead of stopping here forever.
       msg.note = 'The change was already undone in the work tree; this commit records the undo.';
-      const e = await this.#git([...this.#commitArgs(null), '--allow-empty'], { input: renderMessage(msg), env: identityEnv(this.#author) });
+      const e = await this.#git([...this.#commitArgs(null), '--allow-empty'], {
+        input: renderMessage(msg),
+        env: identityEnv(this.#author),
+      });
       if (!e.ok) return fail('git_failed', e.message);
       const sha = await this.#shaFrom(e.stdout);
       if (typeof sha !== 'string') return sha;
@@ -328,13 +353,19 @@ export class GitRepo {
     }
     if (/would be overwritten|your local changes/i.test(out)) {
       // git refused before touching anything.
-      return fail('conflict', `cannot undo ${what}: ${target.paths.join(', ')} has uncommitted changes (or changes are staged); commit them first, then undo`);
+      return fail(
+        'conflict',
+        `cannot undo ${what}: ${target.paths.join(', ')} has uncommitted changes (or changes are staged); commit them first, then undo`,
+      );
     }
     if (/CONFLICT|could not revert/.test(out)) {
       const conflicted = [...out.matchAll(/^CONFLICT \([^)]*\): Merge conflict in (.+)$/gm)].map((m) => m[1]!);
       const abort = await this.#git(['revert', '--abort']);
       if (!abort.ok) {
-        return fail('git_failed', `undo of ${what} conflicted and \`git revert --abort\` failed; the work tree needs attention: ${abort.message}`);
+        return fail(
+          'git_failed',
+          `undo of ${what} conflicted and \`git revert --abort\` failed; the work tree needs attention: ${abort.message}`,
+        );
       }
       const which = conflicted.length > 0 ? conflicted.join(', ') : target.paths.join(', ');
       return fail('conflict', `cannot undo ${what}: ${which} changed since; nothing was changed — edit the note instead`);
@@ -345,7 +376,9 @@ export class GitRepo {
   async #status(): Promise<{ ok: true; entries: StatusEntry[] } | Failure<'git_failed'>> {
     // GIT_OPTIONAL_LOCKS=0: status would otherwise take index.lock to save its refresh, and could make a person's
     // concurrent git command fail.
-    const r = await this.#git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all'], { env: { GIT_OPTIONAL_LOCKS: '0' } });
+    const r = await this.#git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all'], {
+      env: { GIT_OPTIONAL_LOCKS: '0' },
+    });
     if (!r.ok) return fail('git_failed', r.message);
     return { ok: true, entries: parseStatusZ(r.stdout) };
   }
@@ -361,8 +394,12 @@ export class GitRepo {
     const merging = chosen.filter(isUnmerged);
     const ready = chosen.filter((e) => !isUnmerged(e));
     if (ready.length === 0) {
-      if (merging.length > 0) return fail('git_failed', `${merging.map((e) => e.path).join(', ')}: a merge is unfinished; finish it with git first`);
-      return fail('nothing_to_commit', want === undefined ? 'no note has uncommitted changes' : `${[...want].join(', ')}: no uncommitted changes`);
+      if (merging.length > 0)
+        return fail('git_failed', `${merging.map((e) => e.path).join(', ')}: a merge is unfinished; finish it with git first`);
+      return fail(
+        'nothing_to_commit',
+        want === undefined ? 'no note has uncommitted changes' : `${[...want].join(', ')}: no uncommitted changes`,
+      );
     }
     const sides = (e: StatusEntry): string[] => (e.from === undefined ? [e.path] : [e.path, e.from]);
     // Only what the work tree changed needs `git add`. A change already staged (a person's `git add`, or our own
@@ -377,9 +414,13 @@ export class GitRepo {
       if (!a.ok) return fail('git_failed', a.message);
     }
     if (toCommit.length === 0) return fail('nothing_to_commit', 'the only changes were notes added and deleted again before any commit');
-    const c = await this.#git(this.#commitArgs(toCommit), { input: renderMessage({ op: 'human', paths: toCommit }), env: identityEnv(this.#person) });
+    const c = await this.#git(this.#commitArgs(toCommit), {
+      input: renderMessage({ op: 'human', paths: toCommit }),
+      env: identityEnv(this.#person),
+    });
     if (!c.ok) {
-      if (/nothing to commit|no changes added to commit/.test(c.stdout)) return fail('nothing_to_commit', 'the changes cancel out; nothing to record');
+      if (/nothing to commit|no changes added to commit/.test(c.stdout))
+        return fail('nothing_to_commit', 'the changes cancel out; nothing to record');
       return fail('git_failed', c.message);
     }
     const sha = await this.#shaFrom(c.stdout);

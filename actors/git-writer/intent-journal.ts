@@ -18,7 +18,6 @@ export interface Intent {
   hashes: string[];
 }
 
-
 async function fileHash(abs: string): Promise<string | null> {
   try {
     return sha256Hex(await readFile(abs));
@@ -72,7 +71,11 @@ export interface JournalState {
 }
 
 const isIntent = (i: unknown): i is Intent =>
-  typeof i === 'object' && i !== null && Array.isArray((i as Intent).paths) && Array.isArray((i as Intent).hashes) && typeof (i as Intent).agent === 'string';
+  typeof i === 'object' &&
+  i !== null &&
+  Array.isArray((i as Intent).paths) &&
+  Array.isArray((i as Intent).hashes) &&
+  typeof (i as Intent).agent === 'string';
 
 export class IntentJournal {
   readonly #file: string;
@@ -176,13 +179,18 @@ export async function recoverIntents(repo: GitRepo, journal: IntentJournal): Pro
   if (left === null) return [];
   const out: Recovered[] = [];
   try {
-    const todo = [...left.owed.map((i) => ({ i, note: 'Recorded at start: git refused this commit before memvault stopped.' })),
-      ...(left.intent ? [{ i: left.intent, note: 'Recorded at start: memvault stopped after writing this change and before committing it.' }] : [])];
+    const todo = [
+      ...left.owed.map((i) => ({ i, note: 'Recorded at start: git refused this commit before memvault stopped.' })),
+      ...(left.intent
+        ? [{ i: left.intent, note: 'Recorded at start: memvault stopped after writing this change and before committing it.' }]
+        : []),
+    ];
     for (const { i: intent, note } of todo) {
       const dirty = new Set(await repo.dirtyPaths());
       const paths = intent.paths.filter((p) => dirty.has(p));
       if (paths.length === 0) out.push({ skipped: 'its notes were committed before the stop', agent: intent.agent });
-      else if (!(await intentApplied(repo.root, intent))) out.push({ skipped: 'the notes no longer hold what the agent wrote', agent: intent.agent });
+      else if (!(await intentApplied(repo.root, intent)))
+        out.push({ skipped: 'the notes no longer hold what the agent wrote', agent: intent.agent });
       else {
         const c = await repo.commit(paths, {
           op: intent.op,

@@ -20,7 +20,6 @@ export type SpawnOutcome =
 
 export type SpawnReply = SpawnOutcome & { id: number };
 
-
 class Spawner {
   readonly #child: ChildProcess;
   readonly #pending = new Map<number, (r: SpawnOutcome) => void>();

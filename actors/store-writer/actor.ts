@@ -15,7 +15,11 @@ import { markDegraded, storeFault, writeWithRetry, type RetryDeps } from './writ
 
 const { b, board, log } = boot();
 
-const files = new Counter<'outcome'>({ name: 'memvault_files_indexed_total', help: 'Files finished by the store writer, by outcome', labelNames: ['outcome'] });
+const files = new Counter<'outcome'>({
+  name: 'memvault_files_indexed_total',
+  help: 'Files finished by the store writer, by outcome',
+  labelNames: ['outcome'],
+});
 const chunks = new Counter({ name: 'memvault_chunks_indexed_total', help: 'Chunks written to the index' });
 
 interface State {
@@ -96,14 +100,20 @@ runActor<StoreMsg, Sends<'store'>, State>(
     board.add('storeWrites', 1);
     board.add('chunksIndexed', out.chunks);
     chunks.inc(out.chunks);
-    if (out.mismatch) log.event('model_mismatch', { detail: out.mismatch }, 'vectors not stored: run `memvault reindex` to rebuild with the configured model');
+    if (out.mismatch)
+      log.event(
+        'model_mismatch',
+        { detail: out.mismatch },
+        'vectors not stored: run `memvault reindex` to rebuild with the configured model',
+      );
     for (const d of out.done) {
       files.inc({ outcome: d.outcome });
       if (d.outcome === 'indexed') log.event('memory_ingest', { path: d.path, chunks: out.chunks });
       else if (d.outcome === 'failed' && msg.type === 'store.file_failed')
         log.event('memory_ingest_failed', { path: d.path, reason: msg.reason, detail: msg.message });
       else if (d.outcome === 'deleted') log.event('memory_delete', { path: d.path });
-      else if (d.outcome === 'renamed' && msg.type === 'store.rename' && d.path === msg.to) log.event('memory_rename', { from: msg.from, to: msg.to });
+      else if (d.outcome === 'renamed' && msg.type === 'store.rename' && d.path === msg.to)
+        log.event('memory_rename', { from: msg.from, to: msg.to });
       ctx.emit(d);
       // read-your-writes: the gateway learns when a path's new content (or its absence) is indexed
       if (d.outcome !== 'failed') ctx.emit({ type: 'gateway.indexed', path: d.path, contentHash: d.state?.contentHash ?? null });

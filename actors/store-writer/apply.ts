@@ -8,7 +8,6 @@ import type { WatcherMsg } from '../../messages/to-watcher.js';
 import type { IndexWriter } from './index-writer.js';
 import type { IndexReader } from './index-reader.js';
 
-
 export interface ApplyOutcome {
   done: Array<Extract<WatcherMsg, { type: 'watcher.done' }>>;
   chunks: number;
@@ -58,7 +57,14 @@ export class StoreApplier {
         if (n.frontmatterError) this.writer.setFileStatus(n.path, 'indexed', 'frontmatter_invalid', n.frontmatterError);
         else this.writer.clearFileStatus(n.path);
         return {
-          done: [{ type: 'watcher.done', path: n.path, outcome: 'indexed', state: { mtimeMs: msg.mtimeMs, size: msg.size, contentHash: n.contentHash } }],
+          done: [
+            {
+              type: 'watcher.done',
+              path: n.path,
+              outcome: 'indexed',
+              state: { mtimeMs: msg.mtimeMs, size: msg.size, contentHash: n.contentHash },
+            },
+          ],
           chunks: r.chunks,
           mismatch: allowed.mismatch,
         };
@@ -66,7 +72,14 @@ export class StoreApplier {
       case 'store.touch': {
         this.writer.touchDocument(SOURCE_VAULT, msg.path, msg.mtimeMs, msg.size);
         return {
-          done: [{ type: 'watcher.done', path: msg.path, outcome: 'unchanged', state: { mtimeMs: msg.mtimeMs, size: msg.size, contentHash: msg.contentHash } }],
+          done: [
+            {
+              type: 'watcher.done',
+              path: msg.path,
+              outcome: 'unchanged',
+              state: { mtimeMs: msg.mtimeMs, size: msg.size, contentHash: msg.contentHash },
+            },
+          ],
           chunks: 0,
           mismatch: null,
         };

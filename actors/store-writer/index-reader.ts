@@ -130,7 +130,8 @@ export class IndexReader {
          max(indexed_at) AS last FROM memory_documents WHERE user_id = ?`,
     ).get(this.#userId) as { live: number; deleted: number; last: number | null };
     const chunks = prepared(this.#db, `SELECT count(*) FROM memory_chunks`).pluck().get() as number;
-    const vectors = vectorDim(this.#db) === null ? 0 : (prepared(this.#db, `SELECT count(*) FROM memory_vectors_rowids`).pluck().get() as number);
+    const vectors =
+      vectorDim(this.#db) === null ? 0 : (prepared(this.#db, `SELECT count(*) FROM memory_vectors_rowids`).pluck().get() as number);
     return { documents: docs.live, chunks, vectors, deleted: docs.deleted, lastIndexedAt: docs.last };
   }
 

@@ -66,27 +66,28 @@ export class IndexWriter {
    */
   upsertDocument(doc: UpsertDocument): { documentId: number; chunks: number } {
     for (const c of doc.chunks) this.#checkVector(c, doc.sourceId);
-    return this.#db.transaction(() => {
-      const now = this.#now();
-      const fields = {
-        userId: this.#userId,
-        sourceType: doc.sourceType,
-        sourceId: doc.sourceId,
-        uri: doc.uri ?? null,
-        title: doc.title,
-        contentHash: doc.contentHash,
-        metadata: JSON.stringify(doc.metadata),
-        tags: JSON.stringify(doc.tags),
-        sensitive: doc.sensitive ? 1 : 0,
-        mtimeMs: doc.mtimeMs,
-        size: doc.size,
-        chunkerVersion: this.#chunkerVersion,
-        now,
-      };
-      // SET expressions see the old row: created_at restarts on revival, updated_at moves only when content changed.
-      const documentId = prepared(
-        this.#db,
-        `INSERT INTO memory_documents (user_id, source_type, source_id, uri, title, content_hash, metadata, tags, sensitive,
+    return this.#db
+      .transaction(() => {
+        const now = this.#now();
+        const fields = {
+          userId: this.#userId,
+          sourceType: doc.sourceType,
+          sourceId: doc.sourceId,
+          uri: doc.uri ?? null,
+          title: doc.title,
+          contentHash: doc.contentHash,
+          metadata: JSON.stringify(doc.metadata),
+          tags: JSON.stringify(doc.tags),
+          sensitive: doc.sensitive ? 1 : 0,
+          mtimeMs: doc.mtimeMs,
+          size: doc.size,
+          chunkerVersion: this.#chunkerVersion,
+          now,
+        };
+        // SET expressions see the old row: created_at restarts on revival, updated_at moves only when content changed.
+        const documentId = prepared(
+          this.#db,
+          `INSERT INTO memory_documents (user_id, source_type, source_id, uri, title, content_hash, metadata, tags, sensitive,
            mtime_ms, size, chunker_version, created_at, updated_at, indexed_at)
          VALUES (@userId, @sourceType, @sourceId, @uri, @title, @contentHash, @metadata, @tags, @sensitive,
            @mtimeMs, @size, @chunkerVersion, @now, @now, @now)
@@ -99,10 +100,13 @@ export class IndexWriter {
                              THEN excluded.updated_at ELSE updated_at END,
            indexed_at = excluded.indexed_at, deleted_at = NULL
          RETURNING id`,
-      ).pluck().get(fields) as number;
-      this.#replaceChunks(documentId, doc.chunks);
-      return { documentId, chunks: doc.chunks.length };
-    }).immediate();
+        )
+          .pluck()
+          .get(fields) as number;
+        this.#replaceChunks(documentId, doc.chunks);
+        return { documentId, chunks: doc.chunks.length };
+      })
+      .immediate();
   }
 
   /** Content unchanged (same hash): record the new stat only. False when there is no live document. */
@@ -130,34 +134,28 @@ export class IndexWriter {
    * `to`, live or soft-deleted, is replaced. `uri` is set to the given value (null when omitted: the old one named
    * the old path). False when `from` has no live document.
    */
-  renameDocument(
-    sourceType: string,
-    from: string,
-    to: string,
-    title: string,
-    mtimeMs: number,
-    size: number,
-    uri?: string,
-  ): boolean {
-    return this.#db.transaction(() => {
-      const src = prepared(
-        this.#db,
-        `SELECT id FROM memory_documents WHERE user_id = ? AND source_type = ? AND source_id = ? AND deleted_at IS NULL`,
-      ).get(this.#userId, sourceType, from) as { id: number } | undefined;
-      if (!src) return false;
-      if (from !== to) {
-        prepared(this.#db, `DELETE FROM memory_documents WHERE user_id = ? AND source_type = ? AND source_id = ?`).run(
-          this.#userId,
-          sourceType,
-          to,
-        );
-      }
-      prepared(
-        this.#db,
-        `UPDATE memory_documents SET source_id = ?, title = ?, mtime_ms = ?, size = ?, uri = ?, indexed_at = ? WHERE id = ?`,
-      ).run(to, title, mtimeMs, size, uri ?? null, this.#now(), src.id);
-      return true;
-    }).immediate();
+  renameDocument(sourceType: string, from: string, to: string, title: string, mtimeMs: number, size: number, uri?: string): boolean {
+    return this.#db
+      .transaction(() => {
+        const src = prepared(
+          this.#db,
+          `SELECT id FROM memory_documents WHERE user_id = ? AND source_type = ? AND source_id = ? AND deleted_at IS NULL`,
+        ).get(this.#userId, sourceType, from) as { id: number } | undefined;
+        if (!src) return false;
+        if (from !== to) {
+          prepared(this.#db, `DELETE FROM memory_documents WHERE user_id = ? AND source_type = ? AND source_id = ?`).run(
+            this.#userId,
+            sourceType,
+            to,
+          );
+        }
+        prepared(
+          this.#db,
+          `UPDATE memory_documents SET source_id = ?, title = ?, mtime_ms = ?, size = ?, uri = ?, indexed_at = ? WHERE id = ?`,
+        ).run(to, title, mtimeMs, size, uri ?? null, this.#now(), src.id);
+        return true;
+      })
+      .immediate();
   }
 
   setFileStatus(path: string, state: FileState, reason?: FileStatusReason, message?: string): void {
@@ -179,17 +177,19 @@ export class IndexWriter {
    * The caller re-embeds (re-upserts) documents to fill them again; `reader.documentsMissingVectors` lists them.
    */
   setModel(model: ModelInfo): ModelChange {
-    return this.#db.transaction((): ModelChange => {
-      const stored = this.#reader.model();
-      if (stored && modelKey(stored) === modelKey(model) && vectorDim(this.#db) === model.dim) {
-        return { changed: false, droppedVectors: 0 };
-      }
-      const droppedVectors = dropVectorTables(this.#db);
-      createVectorTables(this.#db, model.dim);
-      this.#setMeta('model', JSON.stringify(model));
-      this.#dim = model.dim;
-      return { changed: true, droppedVectors };
-    }).immediate();
+    return this.#db
+      .transaction((): ModelChange => {
+        const stored = this.#reader.model();
+        if (stored && modelKey(stored) === modelKey(model) && vectorDim(this.#db) === model.dim) {
+          return { changed: false, droppedVectors: 0 };
+        }
+        const droppedVectors = dropVectorTables(this.#db);
+        createVectorTables(this.#db, model.dim);
+        this.#setMeta('model', JSON.stringify(model));
+        this.#dim = model.dim;
+        return { changed: true, droppedVectors };
+      })
+      .immediate();
   }
 
   /** The model of the stored vectors (may be set while this writer has none available). */
@@ -203,7 +203,8 @@ export class IndexWriter {
 
   #checkVector(c: UpsertChunk, sourceId: string): void {
     if (c.vector === null) return;
-    if (this.#dim === null) throw new Error(`chunk ${c.seq} of ${sourceId} has a vector but the index records no model: call setModel first`);
+    if (this.#dim === null)
+      throw new Error(`chunk ${c.seq} of ${sourceId} has a vector but the index records no model: call setModel first`);
     if (c.vector.length !== this.#dim) {
       throw new Error(`chunk ${c.seq} of ${sourceId} has a vector of ${c.vector.length} floats, the index's model needs ${this.#dim}`);
     }
@@ -245,7 +246,13 @@ export class IndexWriter {
     );
     for (const [e, c] of kept) {
       const headingPath = JSON.stringify(c.headingPath);
-      if (e.seq !== c.seq || e.token_count !== c.tokenCount || e.heading_path !== headingPath || e.start_line !== c.startLine || e.end_line !== c.endLine) {
+      if (
+        e.seq !== c.seq ||
+        e.token_count !== c.tokenCount ||
+        e.heading_path !== headingPath ||
+        e.start_line !== c.startLine ||
+        e.end_line !== c.endLine
+      ) {
         upd.run(c.seq, c.tokenCount, headingPath, c.startLine, c.endLine, e.id);
       }
       if (c.vector && !e.has_vector) this.#insertVector(e.id, c.vector);
@@ -270,9 +277,6 @@ export class IndexWriter {
   }
 
   #setMeta(key: string, value: string): void {
-    prepared(this.#db, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(
-      key,
-      value,
-    );
+    prepared(this.#db, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(key, value);
   }
 }

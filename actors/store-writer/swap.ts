@@ -15,4 +15,3 @@ export function swapIndexFiles(next: string, current: string): void {
   rmSync(`${next}-wal`, { force: true });
   rmSync(`${next}-shm`, { force: true });
 }
-

@@ -58,7 +58,10 @@ export async function writeWithRetry<T>(write: () => T, d: RetryDeps): Promise<T
       const was = d.board.get('storeState'); // also set by a start on a refusing disk, before any write
       if (was !== 0) {
         d.board.set('storeState', stateCode(STORE_STATES, 'ok'));
-        d.log.warn({ event: 'store_recovered', reason: STORE_STATES[was], attempts, waited_ms: Math.round(performance.now() - started) }, 'index writes go through again');
+        d.log.warn(
+          { event: 'store_recovered', reason: STORE_STATES[was], attempts, waited_ms: Math.round(performance.now() - started) },
+          'index writes go through again',
+        );
       }
       return out;
     } catch (err) {

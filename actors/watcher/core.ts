@@ -90,7 +90,13 @@ export class WatcherCore {
     }
     this.#d.board.set('filesTotal', files.length);
     this.#reconciled = true;
-    this.#d.log.event('vault_reconciled', { files: files.length, changed, missing, problems: problems.length, ms: this.#d.clock.now() - started });
+    this.#d.log.event('vault_reconciled', {
+      files: files.length,
+      changed,
+      missing,
+      problems: problems.length,
+      ms: this.#d.clock.now() - started,
+    });
     this.#publish();
     await this.flush();
     return { files: files.length, changed, missing };
@@ -243,11 +249,14 @@ export class WatcherCore {
     if (at >= this.#timerAt) return;
     if (this.#timer !== null) this.#d.clock.clearTimeout(this.#timer);
     this.#timerAt = at;
-    this.#timer = this.#d.clock.setTimeout(() => {
-      this.#timer = null;
-      this.#timerAt = Infinity;
-      void this.flush();
-    }, Math.max(0, at - this.#d.clock.now()));
+    this.#timer = this.#d.clock.setTimeout(
+      () => {
+        this.#timer = null;
+        this.#timerAt = Infinity;
+        void this.flush();
+      },
+      Math.max(0, at - this.#d.clock.now()),
+    );
   }
 
   #publish(): void {

@@ -31,7 +31,8 @@ export interface FileStat {
  */
 export function unsupportedName(rel: string): string | null {
   if (rel.includes('\\')) return "the name holds a backslash, which memvault reads as a folder separator; rename the file without '\\'";
-  if (rel !== rel.normalize('NFC')) return 'the name is not in Unicode normal form C (NFC), so memvault cannot key it; rename the file (most editors save names in NFC)';
+  if (rel !== rel.normalize('NFC'))
+    return 'the name is not in Unicode normal form C (NFC), so memvault cannot key it; rename the file (most editors save names in NFC)';
   return null;
 }
 
@@ -57,9 +58,12 @@ export async function locateNote(root: string, rel: string): Promise<NoteLocatio
   const [realRoot, real, realParent] = await Promise.all([realpath(root), realpath(abs), realpath(path.dirname(abs))]);
   const dir = path.posix.dirname(rel);
   if (realParent !== (dir === '.' ? realRoot : path.join(realRoot, ...dir.split('/')))) {
-    return isInside(realRoot, real) ? { kind: 'via_symlinked_folder' } : { kind: 'outside', message: `'${rel}' leads to '${real}', outside the vault, through a symlinked folder; it is not read` };
+    return isInside(realRoot, real)
+      ? { kind: 'via_symlinked_folder' }
+      : { kind: 'outside', message: `'${rel}' leads to '${real}', outside the vault, through a symlinked folder; it is not read` };
   }
-  if (!isInside(realRoot, real)) return { kind: 'outside', message: `'${rel}' is a symlink to '${real}', outside the vault; it is not read` };
+  if (!isInside(realRoot, real))
+    return { kind: 'outside', message: `'${rel}' is a symlink to '${real}', outside the vault; it is not read` };
   return { kind: 'inside', real };
 }
 
@@ -147,7 +151,11 @@ export async function statNote(root: string, rel: string): Promise<StatResult> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
-    return { kind: 'error', reason: code === 'ELOOP' ? 'symlink_loop' : 'unreadable', message: `${code ?? 'error'}: ${(err as Error).message}` };
+    return {
+      kind: 'error',
+      reason: code === 'ELOOP' ? 'symlink_loop' : 'unreadable',
+      message: `${code ?? 'error'}: ${(err as Error).message}`,
+    };
   }
 }
 

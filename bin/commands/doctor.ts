@@ -47,7 +47,11 @@ export async function doctorCommand(a: Args): Promise<number> {
   try {
     const p = await createProvider(providerSettings(cfg), 1);
     const [v] = await p.embed(['memvault doctor']);
-    checks.push({ name: 'model', ok: v?.length === p.info.dim, detail: `${p.info.provider} ${p.info.name}@${p.info.version}, ${p.info.dim}-dim, ready in ${Math.round(performance.now() - started)} ms` });
+    checks.push({
+      name: 'model',
+      ok: v?.length === p.info.dim,
+      detail: `${p.info.provider} ${p.info.name}@${p.info.version}, ${p.info.dim}-dim, ready in ${Math.round(performance.now() - started)} ms`,
+    });
     await p.close();
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -61,7 +65,9 @@ export async function doctorCommand(a: Args): Promise<number> {
 /** The CPU features that decide onnxruntime's int8 kernels, and which one use-lite `quantize: int8` runs here. */
 async function cpuChecks(): Promise<Check[]> {
   const cpu = readCpuInfo();
-  const out: Check[] = [{ name: 'cpu', ok: true, detail: cpu ? `${cpu.model}: ${describeCpuFeatures(cpu.flags)}` : 'unknown (no /proc/cpuinfo)' }];
+  const out: Check[] = [
+    { name: 'cpu', ok: true, detail: cpu ? `${cpu.model}: ${describeCpuFeatures(cpu.flags)}` : 'unknown (no /proc/cpuinfo)' },
+  ];
   try {
     const probe = await probeU8S8();
     const paths = cpu ? kernelPaths(cpu.flags) : null;
@@ -69,7 +75,8 @@ async function cpuChecks(): Promise<Check[]> {
     const used = probe.exact
       ? `weights stored signed: u8×s8 is exact here (probe ${probe.got[1]} = ${probe.expected})`
       : `weights stored unsigned for the u8×u8 kernel${paths ? ` ${paths.u8u8.name}` : ''}: u8×s8 saturates here (probe ${probe.got[1].toFixed(1)} ≠ ${probe.expected})`;
-    const agrees = !paths || paths.u8s8.exact === probe.exact ? '' : ' [the probe disagrees with the CPU flags: an emulated or masked CPU?]';
+    const agrees =
+      !paths || paths.u8s8.exact === probe.exact ? '' : ' [the probe disagrees with the CPU flags: an emulated or masked CPU?]';
     out.push({ name: 'int8', ok: true, detail: `${u8s8}; quantize: int8 ${used}${agrees}` });
   } catch (err) {
     out.push({ name: 'int8', ok: false, detail: `the int8 kernel probe failed: ${(err as Error).message} (reinstall with npm ci)` });

@@ -29,14 +29,20 @@ export async function mcpCommand(a: Args): Promise<number> {
     log.event('daemon_started', { url, pid: process.pid, for: 'mcp stdio' });
     return { url, token: readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim() };
   })();
-  upstream.catch((err: unknown) => log.error({ err: String((err as Error)?.stack ?? err) }, 'could not reach or start a daemon; tool calls answer `unavailable`'));
+  upstream.catch((err: unknown) =>
+    log.error({ err: String((err as Error)?.stack ?? err) }, 'could not reach or start a daemon; tool calls answer `unavailable`'),
+  );
 
   const proxy = await runStdioProxy({
     upstream,
     agent,
     version: VERSION,
     instructions: mcpInstructions({ writable: cfg.writes.enabled ? cfg.writes.allowlist : [] }),
-    onError: (what, err) => log.warn({ event: 'gateway_request', transport: 'stdio', what, err: String((err as Error)?.message ?? err) }, 'the daemon did not answer'),
+    onError: (what, err) =>
+      log.warn(
+        { event: 'gateway_request', transport: 'stdio', what, err: String((err as Error)?.message ?? err) },
+        'the daemon did not answer',
+      ),
   });
   const signalled = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());

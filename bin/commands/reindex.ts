@@ -11,7 +11,9 @@ export async function reindexCommand(a: Args): Promise<number> {
   const daemon = await findDaemon(cfg.data_dir);
   if (daemon) {
     const r = await callDaemon<{ ok: boolean; documents: number; ms: number }>(daemon, 'POST', '/v1/reindex', {});
-    process.stderr.write(`memvault: the daemon rebuilt the index (${r.documents} notes, ${(r.ms / 1000).toFixed(1)} s) and swapped it in\n`);
+    process.stderr.write(
+      `memvault: the daemon rebuilt the index (${r.documents} notes, ${(r.ms / 1000).toFixed(1)} s) and swapped it in\n`,
+    );
     return EXIT.ok;
   }
   const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir, toStderr: true });

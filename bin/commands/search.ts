@@ -41,7 +41,9 @@ export async function searchCommand(a: Args): Promise<number> {
   r.results.forEach((h, n) => {
     const heads = h.heading_path[0] === h.title ? h.heading_path.slice(1) : h.heading_path; // an H1 repeating the title
     const where = heads.length ? ` › ${heads.join(' › ')}` : '';
-    lines.push(`${n + 1}. ${h.path}:${h.start_line}-${h.end_line}  ${h.title}${where}  (${h.score.toFixed(3)}${h.sensitive ? ', sensitive' : ''})`);
+    lines.push(
+      `${n + 1}. ${h.path}:${h.start_line}-${h.end_line}  ${h.title}${where}  (${h.score.toFixed(3)}${h.sensitive ? ', sensitive' : ''})`,
+    );
     lines.push(`   ${h.snippet.replace(/\s+/g, ' ').slice(0, 220)}`);
   });
   lines.push(`[${r.mode} · ${r.took_ms} ms · ${r.index.documents} notes, ${r.index.chunks} chunks, ${r.index.pending} pending]`);

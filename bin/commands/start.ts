@@ -22,12 +22,20 @@ export async function start(a: Args): Promise<number> {
     mkdirSync(cfg.data_dir, { recursive: true, mode: 0o700 });
     const token = ensureToken(cfg.data_dir);
     if (token.length < 32) {
-      process.stderr.write(`memvault: refusing to listen on ${cfg.listen} (not loopback) with a weak token in ${cfg.data_dir}/token: delete it to generate a new one\n`);
+      process.stderr.write(
+        `memvault: refusing to listen on ${cfg.listen} (not loopback) with a weak token in ${cfg.data_dir}/token: delete it to generate a new one\n`,
+      );
       return EXIT.failure;
     }
   }
   const log = makeLogger('main', { level: cfg.log.level, dataDir: cfg.data_dir });
-  log.event('config_loaded', { vault: cfg.vault, data_dir: cfg.data_dir, listen: cfg.listen, provider: cfg.embedder.provider, file: cfg.config_file });
+  log.event('config_loaded', {
+    vault: cfg.vault,
+    data_dir: cfg.data_dir,
+    listen: cfg.listen,
+    provider: cfg.embedder.provider,
+    file: cfg.config_file,
+  });
   const daemon = new Daemon(cfg, { mode: 'serve', log });
   await daemon.start();
   const port = daemon.board.get('gatewayPort');
@@ -53,7 +61,10 @@ export async function start(a: Args): Promise<number> {
     const onSignal = (sig: NodeJS.Signals) => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      daemon.stop(sig).then(() => resolve(EXIT.ok), () => resolve(EXIT.failure));
+      daemon.stop(sig).then(
+        () => resolve(EXIT.ok),
+        () => resolve(EXIT.failure),
+      );
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);

@@ -32,7 +32,9 @@ export async function statusCommand(a: Args): Promise<number> {
   }
   const bad = files.filter((f) => f.state === 'failed' || f.state === 'skipped');
   if (bad.length) l.push(`problems: ${bad.length} file(s) not indexed; \`memvault status --files\` lists them`);
-  if (a.files) for (const f of files) l.push(`  ${f.state.padEnd(8)} ${f.path}${f.reason ? `  (${f.reason}${f.message ? `: ${f.message}` : ''})` : ''}`);
+  if (a.files)
+    for (const f of files)
+      l.push(`  ${f.state.padEnd(8)} ${f.path}${f.reason ? `  (${f.reason}${f.message ? `: ${f.message}` : ''})` : ''}`);
   process.stdout.write(l.join('\n') + '\n');
   return EXIT.ok;
 }

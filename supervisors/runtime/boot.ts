@@ -24,5 +24,9 @@ export function indexFile(cfg: Config): string {
 
 export function boot(): { b: ActorBoot; board: Board; log: EventLogger } {
   const b = workerData as ActorBoot;
-  return { b, board: new Board(b.board), log: makeLogger(b.actor, { level: b.config.log.level, dataDir: b.config.data_dir, toStderr: b.logToStderr }) };
+  return {
+    b,
+    board: new Board(b.board),
+    log: makeLogger(b.actor, { level: b.config.log.level, dataDir: b.config.data_dir, toStderr: b.logToStderr }),
+  };
 }

@@ -104,8 +104,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
     const maxAttempts = opts.maxAttempts ?? 3;
     if (!Number.isInteger(window) || window < 1) throw new TypeError(`actor ${opts.id}: window must be a positive integer`);
     if (!(maxMailbox >= 1)) throw new TypeError(`actor ${opts.id}: maxMailbox must be at least 1`);
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
-      throw new TypeError(`actor ${opts.id}: maxAttempts must be a positive integer`);
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new TypeError(`actor ${opts.id}: maxAttempts must be a positive integer`);
     if (opts.stallMs !== undefined && !(opts.stallMs > 0)) throw new TypeError(`actor ${opts.id}: stallMs must be a positive number`);
     this.id = opts.id;
     this.#opts = opts;
@@ -144,14 +143,15 @@ class ActorHost<In, Out> implements ActorHandle<In> {
         reject(new ActorRequestError('mailbox_full', `actor ${this.id}: mailbox full (${this.depth()} messages)`));
         return;
       }
-      if (timeoutMs !== null) timer = this.#clock.setTimeout(() => {
-        timer = undefined;
-        if (pending.settled) return;
-        pending.settled = true;
-        // Not yet posted: take it back. Already with the worker: let it finish, ignore its reply.
-        if (this.#mailbox.withdraw(env)) this.#afterRemove();
-        reject(new ActorRequestError('timeout', `actor ${this.id}: no reply within ${timeoutMs} ms`));
-      }, timeoutMs);
+      if (timeoutMs !== null)
+        timer = this.#clock.setTimeout(() => {
+          timer = undefined;
+          if (pending.settled) return;
+          pending.settled = true;
+          // Not yet posted: take it back. Already with the worker: let it finish, ignore its reply.
+          if (this.#mailbox.withdraw(env)) this.#afterRemove();
+          reject(new ActorRequestError('timeout', `actor ${this.id}: no reply within ${timeoutMs} ms`));
+        }, timeoutMs);
       this.#pump();
     });
   }
@@ -241,19 +241,28 @@ class ActorHost<In, Out> implements ActorHandle<In> {
     if (this.#watchdog) this.#clock.clearTimeout(this.#watchdog.timer);
     this.#watchdog = undefined;
     if (due === undefined) return;
-    const timer = this.#clock.setTimeout(() => {
-      this.#watchdog = undefined;
-      const inc = this.#live;
-      const since = this.#mailbox.oldestActiveSince();
-      if (inc && since !== undefined && this.#clock.now() - since >= stallMs && !inc.error) {
-        const ms = Math.round(this.#clock.now() - since);
-        inc.error = { kind: 'stalled', message: `actor ${this.id}: no ack for ${ms} ms (stallMs ${stallMs}); worker terminated` };
-        this.#emit({ type: 'actor.log', actor: this.id, level: 'error', msg: 'actor stalled: terminating the worker', fields: { event: 'actor_stalled', stall_ms: stallMs, waited_ms: ms } });
-        void inc.worker.terminate();
-        return;
-      }
-      this.#armWatchdog();
-    }, Math.max(0, due - this.#clock.now()));
+    const timer = this.#clock.setTimeout(
+      () => {
+        this.#watchdog = undefined;
+        const inc = this.#live;
+        const since = this.#mailbox.oldestActiveSince();
+        if (inc && since !== undefined && this.#clock.now() - since >= stallMs && !inc.error) {
+          const ms = Math.round(this.#clock.now() - since);
+          inc.error = { kind: 'stalled', message: `actor ${this.id}: no ack for ${ms} ms (stallMs ${stallMs}); worker terminated` };
+          this.#emit({
+            type: 'actor.log',
+            actor: this.id,
+            level: 'error',
+            msg: 'actor stalled: terminating the worker',
+            fields: { event: 'actor_stalled', stall_ms: stallMs, waited_ms: ms },
+          });
+          void inc.worker.terminate();
+          return;
+        }
+        this.#armWatchdog();
+      },
+      Math.max(0, due - this.#clock.now()),
+    );
     this.#watchdog = { timer, due };
   }
 
@@ -296,11 +305,14 @@ class ActorHost<In, Out> implements ActorHandle<In> {
         this.#opts.onMessage(m.msg, this.id);
         return;
       case 'actor.request': {
-        const ask = this.#opts.onRequest ?? (() => Promise.reject(new ActorRequestError('not_running', `actor ${this.id}: its host routes no requests`)));
+        const ask =
+          this.#opts.onRequest ??
+          (() => Promise.reject(new ActorRequestError('not_running', `actor ${this.id}: its host routes no requests`)));
         // the answer goes to the incarnation that asked; if it died meanwhile, nobody is waiting for it
         ask(m.msg, this.id, m.timeoutMs).then(
           (value) => inc.isReady && this.#live === inc && inc.post({ type: 'actor.response', id: m.id, ok: true, value }),
-          (err: unknown) => inc.isReady && this.#live === inc && inc.post({ type: 'actor.response', id: m.id, ok: false, error: requestFailure(err) }),
+          (err: unknown) =>
+            inc.isReady && this.#live === inc && inc.post({ type: 'actor.response', id: m.id, ok: false, error: requestFailure(err) }),
         );
         return;
       }

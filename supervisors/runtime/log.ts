@@ -48,7 +48,9 @@ export function makeLogger(actor: string, opts: { level: string; dataDir?: strin
 }
 
 function notice(actor: string, code: string | undefined): void {
-  process.stdout.write(`${JSON.stringify({ level: 40, time: new Date().toISOString(), actor, event: 'log_file_write_failed', code, msg: 'cannot write the log file; logging to stdout only until it can' })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ level: 40, time: new Date().toISOString(), actor, event: 'log_file_write_failed', code, msg: 'cannot write the log file; logging to stdout only until it can' })}\n`,
+  );
 }
 
 /**

@@ -71,7 +71,8 @@ export class Mailbox<In> {
   /** The earliest `activeSince` among in-flight messages; undefined when nothing is in flight. */
   oldestActiveSince(): number | undefined {
     let oldest: number | undefined;
-    for (const e of this.#inflight) if (e.activeSince !== undefined && (oldest === undefined || e.activeSince < oldest)) oldest = e.activeSince;
+    for (const e of this.#inflight)
+      if (e.activeSince !== undefined && (oldest === undefined || e.activeSince < oldest)) oldest = e.activeSince;
     return oldest;
   }
 

@@ -41,12 +41,18 @@ t.test('index, then search and status without a daemon', async (t) => {
   const status = JSON.parse(st.stdout);
   t.equal(status.daemon, null);
   t.ok(status.files.length >= 15);
-  t.ok(status.files.every((f: { state: string }) => f.state === 'indexed'), 'every file indexed');
+  t.ok(
+    status.files.every((f: { state: string }) => f.state === 'indexed'),
+    'every file indexed',
+  );
   t.notOk(status.files.some((f: { path: string }) => f.path.startsWith('Templates/') || f.path.startsWith('.obsidian/')));
 
   v.write('Inbox/new idea.md', '# New idea\n\nA note written after indexing.\n');
   const st2 = JSON.parse((await cli(['status', '--vault', v.dir, '--json', '--files'])).stdout);
-  t.match(st2.files.find((f: { path: string }) => f.path === 'Inbox/new idea.md'), { state: 'pending', reason: 'not_indexed_yet' });
+  t.match(
+    st2.files.find((f: { path: string }) => f.path === 'Inbox/new idea.md'),
+    { state: 'pending', reason: 'not_indexed_yet' },
+  );
   t.equal(st2.index.pending, 1);
 });
 
@@ -87,5 +93,9 @@ t.test('doctor checks the model and sqlite-vec, and names the CPU features and i
   t.match(r.stdout, /ok\s+sqlite-vec/);
   t.match(r.stdout, /ok\s+model\s+use-lite/);
   t.match(r.stdout, /ok\s+cpu\s+.+: avx2 (yes|no), avx512 (yes \(.+\)|no), vnni (yes \(.+\)|no)/, 'the flags that pick the int8 kernel');
-  t.match(r.stdout, /ok\s+int8\s+u8×s8 kernel \S+ .*; quantize: int8 weights stored (signed|unsigned)/, 'the kernel path and the encoding used');
+  t.match(
+    r.stdout,
+    /ok\s+int8\s+u8×s8 kernel \S+ .*; quantize: int8 weights stored (signed|unsigned)/,
+    'the kernel path and the encoding used',
+  );
 });

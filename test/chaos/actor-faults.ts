@@ -1,7 +1,17 @@
 // Actor faults (issue 4, part 2): throw / exit / hang injected into every actor kind of an in-process daemon while
 // notes are queued; checks restarts, escalation, backoff and that no queued note is lost; times fault → serving.
 import { execFileSync } from 'node:child_process';
-import { allZero, indexConsistency, makeVault, nextEvent, startDaemon, testConfig, within, type Running, type TestVault } from '../helpers/daemon.js';
+import {
+  allZero,
+  indexConsistency,
+  makeVault,
+  nextEvent,
+  startDaemon,
+  testConfig,
+  within,
+  type Running,
+  type TestVault,
+} from '../helpers/daemon.js';
 import type { ActorFault } from '../../messages/actor.js';
 import { destinationOf } from '../../messages/index.js';
 
@@ -91,7 +101,8 @@ class Bench {
     }
     if (st.vectors !== st.chunks) report.problems.push(`${label}: ${st.chunks} chunks but ${st.vectors} vectors`);
     const last = this.written.at(-1);
-    if (last && (await this.search(last)) !== `Inbox/${last}.md`) report.problems.push(`${label}: search does not find the last note ${last}`);
+    if (last && (await this.search(last)) !== `Inbox/${last}.md`)
+      report.problems.push(`${label}: search does not find the last note ${last}`);
     const c = await indexConsistency(this.d.cfg.data_dir);
     if (!allZero(c)) report.problems.push(`${label}: index tables disagree: ${JSON.stringify(c)}`);
   }
@@ -120,7 +131,8 @@ async function faultCycle(b: Bench, actor: Actor, fault: ActorFault, tag: string
   });
 
   let injectedAt = now();
-  if (fault === 'throw') handle.fault('throw'); // the next message the actor handles throws
+  if (fault === 'throw')
+    handle.fault('throw'); // the next message the actor handles throws
   else {
     // exit / hang the moment work is routed to the actor, so it goes down holding queued work; the gateway's
     // messages (gateway.indexed) are sent by main right after the watcher.done it observes
@@ -151,7 +163,13 @@ async function faultCycle(b: Bench, actor: Actor, fault: ActorFault, tag: string
     await within(done, WAIT_MS, `${tag}: a fresh note to be indexed`);
     if ((await b.search(fresh)) !== `Inbox/${fresh}.md`) report.problems.push(`${tag}: the fresh note is not searchable`);
     const searchableAt = now();
-    const sample: FaultSample = { actor, fault, servingMs: Math.round(servingAt - downAt), delayMs, searchableMs: Math.round(searchableAt - downAt) };
+    const sample: FaultSample = {
+      actor,
+      fault,
+      servingMs: Math.round(servingAt - downAt),
+      delayMs,
+      searchableMs: Math.round(searchableAt - downAt),
+    };
     if (fault === 'hang') sample.detectMs = Math.round(downAt - injectedAt);
     report.samples.push(sample);
     report.faultToServingMs.push(sample.servingMs);
@@ -195,7 +213,10 @@ async function escalation(report: ActorFaultReport): Promise<void> {
       if (e.type === 'supervisor.child_restarted' && e.child === 'chunker') delays.push(e.delayMs);
     });
     const escalated = nextEvent(d.daemon, (e) => e.type === 'supervisor.escalated' && e.supervisor === 'ingest');
-    const ingestBack = nextEvent(d.daemon, (e) => e.type === 'supervisor.child_restarted' && e.supervisor === 'root' && e.child === 'ingest');
+    const ingestBack = nextEvent(
+      d.daemon,
+      (e) => e.type === 'supervisor.child_restarted' && e.supervisor === 'root' && e.child === 'ingest',
+    );
     for (let i = 0; i < 3; i++) {
       report.faults++;
       const back = nextEvent(d.daemon, (e) => e.type === 'supervisor.child_started' && e.child === 'chunker');
@@ -222,7 +243,17 @@ async function escalation(report: ActorFaultReport): Promise<void> {
 
 export async function runActorFaults(opts: { rounds: number; log?: (line: string) => void }): Promise<ActorFaultReport> {
   const log = opts.log ?? (() => {});
-  const report: ActorFaultReport = { faults: 0, restartsByActor: {}, escalations: 0, lostWork: 0, faultToServingMs: [], faultToSearchableMs: [], problems: [], samples: [], backoffDelaysMs: [] };
+  const report: ActorFaultReport = {
+    faults: 0,
+    restartsByActor: {},
+    escalations: 0,
+    lostWork: 0,
+    faultToServingMs: [],
+    faultToSearchableMs: [],
+    problems: [],
+    samples: [],
+    backoffDelaysMs: [],
+  };
   const v = makeVault({ 'Inbox/base.md': note('base') });
   // intensity high enough that single faults never escalate here; small backoff so restarts are quick
   const cfg = testConfig(
@@ -238,7 +269,9 @@ export async function runActorFaults(opts: { rounds: number; log?: (line: string
         for (const fault of FAULTS) {
           await faultCycle(b, actor, fault, `r${round}${actor}${fault}`);
           const s = report.samples.at(-1);
-          log(`round ${round} ${actor} ${fault}: ${s ? `serving ${s.servingMs} ms (backoff ${s.delayMs}), searchable ${s.searchableMs} ms${s.detectMs !== undefined ? `, hang detected after ${s.detectMs} ms` : ''}` : 'no sample'}`);
+          log(
+            `round ${round} ${actor} ${fault}: ${s ? `serving ${s.servingMs} ms (backoff ${s.delayMs}), searchable ${s.searchableMs} ms${s.detectMs !== undefined ? `, hang detected after ${s.detectMs} ms` : ''}` : 'no sample'}`,
+          );
         }
       }
     }

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { until } from './lib/daemon-process.js';
 import { Checks, commitLog, fsck, git, logEvents, makeRig, restarts, settle, type DiskClockReport, type Rig } from './disk-common.js';
 
-export const LIBFAKETIME = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1', '/usr/lib/faketime/libfaketimeMT.so.1'].find((f) => existsSync(f)) ?? null;
+export const LIBFAKETIME =
+  ['/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1', '/usr/lib/faketime/libfaketimeMT.so.1'].find((f) => existsSync(f)) ?? null;
 
 const AGENT_NOTE = 'Projects/agent.md';
 const PERSON_NOTE = 'People/person.md';
@@ -75,14 +76,24 @@ export async function runClockJumps(): Promise<DiskClockReport> {
       lag.push(...(await lagProblems(rig)).map((p) => `${phase.name}, delete held across the jump: ${p}`));
       const t0 = performance.now();
       const held = await settle(rig, 15_000);
-      c.add(`clock.${phase.name}.delete_not_held_back`, held.length === 0, held.join('; ') || `${gone} removed from the index`, performance.now() - t0);
+      c.add(
+        `clock.${phase.name}.delete_not_held_back`,
+        held.length === 0,
+        held.join('; ') || `${gone} removed from the index`,
+        performance.now() - t0,
+      );
 
       // the person edits while the agent writes with expected_mtime
       writeFileSync(path.join(v, PERSON_NOTE), `# Person\n\nedit ${++personEdits} in ${phase.name}\n`);
       for (let i = 0; i < AGENT_WRITES_PER_PHASE; i++) {
         const before = await d.tool('vault_read', { path: AGENT_NOTE }, 'agent-1');
-        if (before.body?.content_hash !== hash) hashBreaks.push(`${phase.name}#${i}: read ${String(before.body?.content_hash).slice(0, 12)}, last written ${hash.slice(0, 12)}`);
-        const w = await d.tool('vault_write', { path: AGENT_NOTE, content: `# Agent\n\nversion ${agentWrites + 1} in ${phase.name}\n`, expected_mtime: mtime }, 'agent-1');
+        if (before.body?.content_hash !== hash)
+          hashBreaks.push(`${phase.name}#${i}: read ${String(before.body?.content_hash).slice(0, 12)}, last written ${hash.slice(0, 12)}`);
+        const w = await d.tool(
+          'vault_write',
+          { path: AGENT_NOTE, content: `# Agent\n\nversion ${agentWrites + 1} in ${phase.name}\n`, expected_mtime: mtime },
+          'agent-1',
+        );
         if (w.status !== 200) conflicts.push(`${phase.name}#${i}: HTTP ${w.status} ${w.body?.error?.reason}: ${w.body?.error?.message}`);
         else {
           agentWrites++;
@@ -94,7 +105,12 @@ export async function runClockJumps(): Promise<DiskClockReport> {
       }
       let status = '';
       try {
-        await until('the person\'s edit to be committed', 15_000, async () => ((status = (await git(v, ['status', '--porcelain', '--', PERSON_NOTE])).out.trim()) === '' ? true : undefined), 50);
+        await until(
+          "the person's edit to be committed",
+          15_000,
+          async () => ((status = (await git(v, ['status', '--porcelain', '--', PERSON_NOTE])).out.trim()) === '' ? true : undefined),
+          50,
+        );
       } catch {
         /* reported below */
       }
@@ -104,16 +120,38 @@ export async function runClockJumps(): Promise<DiskClockReport> {
       lag.push(...(await lagProblems(rig)));
     }
     const total = AGENT_WRITES_PER_PHASE * PHASES.length;
-    c.add('clock.no_bogus_conflicts', conflicts.length === 0 && agentWrites === total, conflicts.join(' | ') || `${agentWrites}/${total} expected_mtime writes accepted`);
-    c.add('clock.expected_hash_chain_unbroken', hashBreaks.length === 0, hashBreaks.join(' | ') || 'every read returned the hash the previous write reported');
+    c.add(
+      'clock.no_bogus_conflicts',
+      conflicts.length === 0 && agentWrites === total,
+      conflicts.join(' | ') || `${agentWrites}/${total} expected_mtime writes accepted`,
+    );
+    c.add(
+      'clock.expected_hash_chain_unbroken',
+      hashBreaks.length === 0,
+      hashBreaks.join(' | ') || 'every read returned the hash the previous write reported',
+    );
 
     // one commit per agent write; each person's edit (and delete) exactly once — wait for the last quiet period
-    await until('git to be clean', 15_000, async () => ((await git(v, ['status', '--porcelain'])).out.trim() === '' ? true : undefined), 50).catch(() => undefined);
+    await until(
+      'git to be clean',
+      15_000,
+      async () => ((await git(v, ['status', '--porcelain'])).out.trim() === '' ? true : undefined),
+      50,
+    ).catch(() => undefined);
     const log = (await commitLog(v)).slice(0, -commits0 || undefined);
     const agentCommits = log.filter((l) => l.includes(AGENT_NOTE) && l.endsWith('|memvault')).length;
-    c.add('clock.one_commit_per_agent_write', agentCommits === agentWrites && shas.size === agentWrites, `${agentCommits} agent commits, ${shas.size} distinct shas for ${agentWrites} writes`);
-    const personTouches = (await git(v, ['log', '--format=%H', '--author=vault owner', '--', PERSON_NOTE])).out.trim().split('\n').filter(Boolean).length - 1; // minus the import
-    c.add('clock.person_edits_committed_exactly_once', personTouches === personEdits, `${personTouches} commits of ${PERSON_NOTE} by the person for ${personEdits} edits; log: ${log.join(' / ').slice(0, 300)}`);
+    c.add(
+      'clock.one_commit_per_agent_write',
+      agentCommits === agentWrites && shas.size === agentWrites,
+      `${agentCommits} agent commits, ${shas.size} distinct shas for ${agentWrites} writes`,
+    );
+    const personTouches =
+      (await git(v, ['log', '--format=%H', '--author=vault owner', '--', PERSON_NOTE])).out.trim().split('\n').filter(Boolean).length - 1; // minus the import
+    c.add(
+      'clock.person_edits_committed_exactly_once',
+      personTouches === personEdits,
+      `${personTouches} commits of ${PERSON_NOTE} by the person for ${personEdits} edits; log: ${log.join(' / ').slice(0, 300)}`,
+    );
     const f = await fsck(v);
     c.add('clock.git_sound', f === null, f ?? 'fsck clean');
 
@@ -122,8 +160,16 @@ export async function runClockJumps(): Promise<DiskClockReport> {
     // the agent's back-to-back versions may coalesce (one superseded while in flight is never indexed); the person's
     // edits are spaced out, so each is indexed exactly once
     const a = ingests(AGENT_NOTE);
-    c.add('clock.each_edit_indexed_once', a >= 1 + PHASES.length && a <= 1 + agentWrites && ingests(PERSON_NOTE) === 1 + personEdits, `${AGENT_NOTE}: ${a} ingests for 1 + ${agentWrites} versions (at most one each); ${PERSON_NOTE}: ${ingests(PERSON_NOTE)} for 1 + ${personEdits} edits`);
-    c.add('clock.lag_figures_sane', lag.length === 0, lag.join('; ') || 'oldest_pending_age_ms and memvault_index_lag_seconds within [0, 60 s] throughout');
+    c.add(
+      'clock.each_edit_indexed_once',
+      a >= 1 + PHASES.length && a <= 1 + agentWrites && ingests(PERSON_NOTE) === 1 + personEdits,
+      `${AGENT_NOTE}: ${a} ingests for 1 + ${agentWrites} versions (at most one each); ${PERSON_NOTE}: ${ingests(PERSON_NOTE)} for 1 + ${personEdits} edits`,
+    );
+    c.add(
+      'clock.lag_figures_sane',
+      lag.length === 0,
+      lag.join('; ') || 'oldest_pending_age_ms and memvault_index_lag_seconds within [0, 60 s] throughout',
+    );
     const n = restarts(rig.logFile);
     c.add('clock.no_actor_restarts', n === 0, `${n} actor exits logged`);
   } catch (err) {

@@ -23,7 +23,12 @@ export interface CrashReport {
 const SERVING_BOUND_MS = 10_000;
 const AGENTS = ['agent-1', 'agent-2', 'agent-3', 'agent-4'];
 
-export async function runCrashCycles(opts: { cycles: number; seed?: number; log?: (line: string) => void; keep?: boolean }): Promise<CrashReport> {
+export async function runCrashCycles(opts: {
+  cycles: number;
+  seed?: number;
+  log?: (line: string) => void;
+  keep?: boolean;
+}): Promise<CrashReport> {
   const seed = opts.seed ?? Date.now() % 1_000_000;
   const log = opts.log ?? (() => {});
   const rand = rng(seed);
@@ -37,7 +42,16 @@ export async function runCrashCycles(opts: { cycles: number; seed?: number; log?
   const ledger = new Ledger();
   const model = new Model();
   model.set('Daily/seed.md', sha256(seedNote));
-  const report: CrashReport = { cycles: 0, acknowledged: 0, lost: 0, divergences: 0, unacknowledgedInFlight: 0, servingMs: [], caughtUpMs: [], problems: [] };
+  const report: CrashReport = {
+    cycles: 0,
+    acknowledged: 0,
+    lost: 0,
+    divergences: 0,
+    unacknowledgedInFlight: 0,
+    servingMs: [],
+    caughtUpMs: [],
+    problems: [],
+  };
   log(`seed ${seed}; vault ${v.dir}; daemon log ${logFile}`);
 
   const restartAndCheck = async (cycle: number): Promise<void> => {
@@ -46,7 +60,9 @@ export async function runCrashCycles(opts: { cycles: number; seed?: number; log?
     report.servingMs.push(Math.round(servingMs));
     if (servingMs > SERVING_BOUND_MS) {
       report.divergences++;
-      report.problems.push(`cycle ${cycle}: the daemon took ${Math.round(servingMs)} ms to serve search after restart (bound ${SERVING_BOUND_MS} ms)`);
+      report.problems.push(
+        `cycle ${cycle}: the daemon took ${Math.round(servingMs)} ms to serve search after restart (bound ${SERVING_BOUND_MS} ms)`,
+      );
     }
     await d.caughtUp();
     report.caughtUpMs.push(Math.round(performance.now() - t0));
@@ -54,7 +70,8 @@ export async function runCrashCycles(opts: { cycles: number; seed?: number; log?
     await d.caughtUp();
     if (cycle === 0) return; // nothing has been killed yet
     const r = await checkInvariants({ vault: v.dir, dataDir: cfg.data_dir, ledger, model, cycle });
-    if (dirty !== null && r.problems.every((p) => !p.includes('git status'))) r.problems.push(`cycle ${cycle}: git status stayed dirty: ${dirty.slice(0, 300)}`);
+    if (dirty !== null && r.problems.every((p) => !p.includes('git status')))
+      r.problems.push(`cycle ${cycle}: git status stayed dirty: ${dirty.slice(0, 300)}`);
     report.divergences += r.problems.length;
     report.lost += r.lost;
     report.problems.push(...r.problems);

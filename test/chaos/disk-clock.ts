@@ -24,7 +24,10 @@ export async function runDiskClock(): Promise<DiskClockReport> {
 // `node dist/test/chaos/disk-clock.js` prints the table
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\/dist\//, '/dist/'))) {
   const r = await runDiskClock();
-  for (const c of r.checks) console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name.padEnd(58)} ${c.ms === undefined ? '' : `${c.ms} ms`.padStart(9)}  ${c.detail.slice(0, 140)}`);
+  for (const c of r.checks)
+    console.log(
+      `${c.ok ? 'ok  ' : 'FAIL'} ${c.name.padEnd(58)} ${c.ms === undefined ? '' : `${c.ms} ms`.padStart(9)}  ${c.detail.slice(0, 140)}`,
+    );
   console.log(JSON.stringify({ checks: r.checks.length, failed: r.problems.length }));
   process.exitCode = r.problems.length ? 1 : 0;
 }

@@ -60,13 +60,22 @@ export interface Rig {
 }
 
 /** A temp vault with `files` and a daemon process for it (not started). `prepare` runs before the daemon exists. */
-export function makeRig(files: Record<string, string>, o: { yaml?: string; env?: Record<string, string>; prepare?: (dir: string) => void } = {}): Rig {
+export function makeRig(
+  files: Record<string, string>,
+  o: { yaml?: string; env?: Record<string, string>; prepare?: (dir: string) => void } = {},
+): Rig {
   const vault = makeVault({});
   o.prepare?.(vault.dir);
   for (const [rel, c] of Object.entries(files)) vault.write(rel, c);
   const cfg = testConfig(vault.dir, `writes:\n  human_quiet_ms: 200\n${o.yaml ?? ''}`, { logLevel: 'info' });
   const logFile = path.join(path.dirname(vault.dir), 'daemon.log');
-  const daemon = new ProcessDaemon({ vault: vault.dir, configFile: cfg.config_file ?? path.join(path.dirname(vault.dir), 'memvault.yaml'), dataDir: cfg.data_dir, logFile, env: o.env });
+  const daemon = new ProcessDaemon({
+    vault: vault.dir,
+    configFile: cfg.config_file ?? path.join(path.dirname(vault.dir), 'memvault.yaml'),
+    dataDir: cfg.data_dir,
+    logFile,
+    env: o.env,
+  });
   return { vault, dataDir: cfg.data_dir, logFile, daemon };
 }
 
@@ -127,7 +136,8 @@ export async function indexVsVault(vault: string, dataDir: string): Promise<stri
   const { docs, consistency } = indexContents(dataDir);
   const out: string[] = [];
   const disk = new Map<string, string>(files.map((f) => [f.path, sha256(readFileSync(path.join(vault, f.path)))]));
-  for (const [p, h] of disk) if (docs.get(p) !== h) out.push(`${p}: disk ${h.slice(0, 12)}, index ${docs.get(p)?.slice(0, 12) ?? 'absent'}`);
+  for (const [p, h] of disk)
+    if (docs.get(p) !== h) out.push(`${p}: disk ${h.slice(0, 12)}, index ${docs.get(p)?.slice(0, 12) ?? 'absent'}`);
   for (const p of docs.keys()) if (!disk.has(p)) out.push(`${p}: in the index, not on disk`);
   for (const [k, v] of Object.entries(consistency)) if (v !== 0) out.push(`consistency ${k} = ${v}`);
   return out;
@@ -137,15 +147,22 @@ export async function indexVsVault(vault: string, dataDir: string): Promise<stri
 export async function settle(r: Rig, timeoutMs = 60_000): Promise<string[]> {
   let diff: string[] = ['not checked'];
   try {
-    await until('the index to equal the vault', timeoutMs, async () => {
-      const s = (await r.daemon.api('GET', '/v1/status')).body?.index;
-      if (!(s?.reconciled && s.pending === 0 && s.in_flight === 0)) {
-        diff = [`not caught up: reconciled ${s?.reconciled}, pending ${s?.pending}, in flight ${s?.in_flight}, oldest pending ${s?.oldest_pending_age_ms} ms`];
-        return undefined;
-      }
-      diff = await indexVsVault(r.vault.dir, r.dataDir);
-      return diff.length === 0 ? true : undefined;
-    }, 100);
+    await until(
+      'the index to equal the vault',
+      timeoutMs,
+      async () => {
+        const s = (await r.daemon.api('GET', '/v1/status')).body?.index;
+        if (!(s?.reconciled && s.pending === 0 && s.in_flight === 0)) {
+          diff = [
+            `not caught up: reconciled ${s?.reconciled}, pending ${s?.pending}, in flight ${s?.in_flight}, oldest pending ${s?.oldest_pending_age_ms} ms`,
+          ];
+          return undefined;
+        }
+        diff = await indexVsVault(r.vault.dir, r.dataDir);
+        return diff.length === 0 ? true : undefined;
+      },
+      100,
+    );
   } catch {
     /* diff says what is left */
   }

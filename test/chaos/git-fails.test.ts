@@ -13,7 +13,11 @@ t.test('a write while git cannot commit is refused as retryable and committed af
 
   const lock = path.join(v.dir, '.git', 'index.lock');
   writeFileSync(lock, ''); // what a crashed git or a concurrent git process leaves behind
-  const failed = await vaultWrite(d, { path: 'Inbox/during.md', content: '# During\n\nWritten while git was locked: marmalade.\n', reason: 'chaos' });
+  const failed = await vaultWrite(d, {
+    path: 'Inbox/during.md',
+    content: '# During\n\nWritten while git was locked: marmalade.\n',
+    reason: 'chaos',
+  });
   t.equal(failed.status, 503, 'answered as temporarily unavailable');
   t.equal(failed.retryAfter, '5', 'with a retry-after');
   t.equal(failed.body.error?.reason, 'unavailable');
@@ -33,9 +37,17 @@ t.test('a write while git cannot commit is refused as retryable and committed af
   t.equal(ok.status, 200, JSON.stringify(ok.body));
   t.match(ok.body.commit, /^[0-9a-f]{40}$/, 'the next write commits');
   await committed;
-  t.equal(git(v.dir, 'show', 'HEAD:Inbox/during.md'), '# During\n\nWritten while git was locked: marmalade.\n', 'the earlier note is committed too');
+  t.equal(
+    git(v.dir, 'show', 'HEAD:Inbox/during.md'),
+    '# During\n\nWritten while git was locked: marmalade.\n',
+    'the earlier note is committed too',
+  );
   t.equal(git(v.dir, 'status', '--porcelain', '--', 'Inbox').trim(), '', 'nothing left uncommitted');
-  t.match(git(v.dir, 'log', '-1', '--format=%B', '--', 'Inbox/during.md'), /Memvault-Agent: chaos-bot/, "recorded as the agent's write, not a person's");
+  t.match(
+    git(v.dir, 'log', '-1', '--format=%B', '--', 'Inbox/during.md'),
+    /Memvault-Agent: chaos-bot/,
+    "recorded as the agent's write, not a person's",
+  );
 });
 
 t.test('a write git refused is still committed as its agent after a restart', { timeout: 120_000 }, async (t) => {
@@ -47,7 +59,11 @@ t.test('a write git refused is still committed as its agent after a restart', { 
 
   const lock = path.join(v.dir, '.git', 'index.lock');
   writeFileSync(lock, '');
-  const failed = await vaultWrite(d, { path: 'Inbox/owed.md', content: '# Owed\n\nWritten while git was locked: quince.\n', reason: 'chaos' });
+  const failed = await vaultWrite(d, {
+    path: 'Inbox/owed.md',
+    content: '# Owed\n\nWritten while git was locked: quince.\n',
+    reason: 'chaos',
+  });
   t.equal(failed.body.error?.reason, 'unavailable', 'refused as retryable, the note on disk');
   await d.stop(); // the daemon stops still owing the commit (the lock outlived it)
   rmSync(lock);

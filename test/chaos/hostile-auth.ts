@@ -21,7 +21,17 @@ interface AuthCase {
 
 function routes(): Array<[string, string]> {
   const tools = ['vault_read', 'vault_write', 'vault_list', 'vault_link', 'vault_undo_last', 'memory_search'];
-  return [['GET', '/v1/status'], ['POST', '/v1/search'], ['GET', '/v1/tools'], ...tools.map((t): [string, string] => ['POST', `/v1/tools/${t}`]), ['POST', '/v1/reindex'], ['POST', '/mcp'], ['GET', '/mcp'], ['GET', '/v1/nothing-here'], ['POST', `/v1/tools/vault_write?token=TOKEN`]];
+  return [
+    ['GET', '/v1/status'],
+    ['POST', '/v1/search'],
+    ['GET', '/v1/tools'],
+    ...tools.map((t): [string, string] => ['POST', `/v1/tools/${t}`]),
+    ['POST', '/v1/reindex'],
+    ['POST', '/mcp'],
+    ['GET', '/mcp'],
+    ['GET', '/v1/nothing-here'],
+    ['POST', `/v1/tools/vault_write?token=TOKEN`],
+  ];
 }
 
 function cases(token: string): fc.Arbitrary<AuthCase> {
@@ -35,16 +45,45 @@ function cases(token: string): fc.Arbitrary<AuthCase> {
   type H = [string, Record<string, string>];
   const header: fc.Arbitrary<H> = fc.oneof<fc.Arbitrary<H>[]>(
     fc.constant<H>(['no Authorization header', {}]),
-    fc.tuple(scheme, fc.constant(0)).map(([s]): H => [`${JSON.stringify(s)} + wrong token, same length`, { authorization: `${s} ${wrong(token.length)}` }]),
-    fc.tuple(scheme, fc.integer({ min: 1, max: 200 })).map(([s, l]): H => [`${JSON.stringify(s)} + wrong token, ${l} chars`, { authorization: `${s} ${wrong(l === token.length ? l + 1 : l)}` }]),
-    fc.tuple(scheme, flipped).map(([s, t]): H => [`${JSON.stringify(s)} + token with one character changed`, { authorization: `${s} ${t}` }]),
-    fc.tuple(scheme, fc.integer({ min: 1, max: token.length - 1 })).map(([s, k]): H => [`${JSON.stringify(s)} + first ${k} characters of the token`, { authorization: `${s} ${token.slice(0, k)}` }]),
-    fc.constantFrom('x', ' x', ',Bearer x', token).map((extra): H => [`token followed by ${JSON.stringify(extra)}`, { authorization: `Bearer ${token}${extra === token ? '' : extra}${extra === token ? token : ''}` }]),
-    fc.constantFrom('Basic', 'Token', 'Bearer:', 'Bearer=', 'Bearertoken', 'MAC', '').map((s): H => [`the right token in the scheme ${JSON.stringify(s)}`, { authorization: s === 'Bearertoken' ? `Bearer${token}` : s ? `${s} ${token}` : token }]),
+    fc
+      .tuple(scheme, fc.constant(0))
+      .map(([s]): H => [`${JSON.stringify(s)} + wrong token, same length`, { authorization: `${s} ${wrong(token.length)}` }]),
+    fc
+      .tuple(scheme, fc.integer({ min: 1, max: 200 }))
+      .map(
+        ([s, l]): H => [
+          `${JSON.stringify(s)} + wrong token, ${l} chars`,
+          { authorization: `${s} ${wrong(l === token.length ? l + 1 : l)}` },
+        ],
+      ),
+    fc
+      .tuple(scheme, flipped)
+      .map(([s, t]): H => [`${JSON.stringify(s)} + token with one character changed`, { authorization: `${s} ${t}` }]),
+    fc
+      .tuple(scheme, fc.integer({ min: 1, max: token.length - 1 }))
+      .map(([s, k]): H => [`${JSON.stringify(s)} + first ${k} characters of the token`, { authorization: `${s} ${token.slice(0, k)}` }]),
+    fc
+      .constantFrom('x', ' x', ',Bearer x', token)
+      .map(
+        (extra): H => [
+          `token followed by ${JSON.stringify(extra)}`,
+          { authorization: `Bearer ${token}${extra === token ? '' : extra}${extra === token ? token : ''}` },
+        ],
+      ),
+    fc
+      .constantFrom('Basic', 'Token', 'Bearer:', 'Bearer=', 'Bearertoken', 'MAC', '')
+      .map(
+        (s): H => [
+          `the right token in the scheme ${JSON.stringify(s)}`,
+          { authorization: s === 'Bearertoken' ? `Bearer${token}` : s ? `${s} ${token}` : token },
+        ],
+      ),
     fc.constant<H>(['the right token as a cookie', { cookie: `token=${token}` }]),
     fc.constant<H>(['the right token in another header', { 'x-memvault-token': token, 'x-api-key': token }]),
     fc.integer({ min: 1_000, max: 14_000 }).map((l): H => [`huge wrong token (${l} chars)`, { authorization: `Bearer ${wrong(l)}` }]),
-    fc.integer({ min: MAX_HEADER_BYTES + 1, max: 40_000 }).map((l): H => [`header over Node's limit (${l} chars)`, { authorization: `Bearer ${'a'.repeat(l)}` }]),
+    fc
+      .integer({ min: MAX_HEADER_BYTES + 1, max: 40_000 })
+      .map((l): H => [`header over Node's limit (${l} chars)`, { authorization: `Bearer ${'a'.repeat(l)}` }]),
   );
   return fc.tuple(fc.constantFrom(...routes()), header).map(([route, [how, headers]]) => ({ route, how, headers }));
 }
@@ -57,7 +96,14 @@ export async function runAuth(ctx: AuthCtx, count: number, seed: number): Promis
     while (i < all.length) {
       const c = all[i++]!;
       const [method, route] = c.route;
-      const body = method === 'POST' ? JSON.stringify(route.includes('vault_write') ? { path: 'Inbox/auth-bypass.md', content: 'served without a token' } : { query: 'seed', path: 'Inbox/seed.md' }) : undefined;
+      const body =
+        method === 'POST'
+          ? JSON.stringify(
+              route.includes('vault_write')
+                ? { path: 'Inbox/auth-bypass.md', content: 'served without a token' }
+                : { query: 'seed', path: 'Inbox/seed.md' },
+            )
+          : undefined;
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...c.headers };
       const huge = (c.headers['authorization']?.length ?? 0) > MAX_HEADER_BYTES;
       const input = `${method} ${route.replace(ctx.token, '<token>')} with ${c.how} ${show(c.headers['authorization']?.replace(ctx.token, '<token>') ?? '')}`;

@@ -15,11 +15,25 @@ export interface RawResponse {
 const agent = new http.Agent({ keepAlive: false });
 
 /** One HTTP request with exactly these bytes and headers (fetch would refuse or rewrite many of them). */
-export function rawRequest(base: string, method: string, route: string, headers: Record<string, string>, body?: Buffer | string, retried = false): Promise<RawResponse> {
+export function rawRequest(
+  base: string,
+  method: string,
+  route: string,
+  headers: Record<string, string>,
+  body?: Buffer | string,
+  retried = false,
+): Promise<RawResponse> {
   const u = new URL(base);
   return new Promise<RawResponse>((resolve, reject) => {
     const req = http.request(
-      { host: u.hostname, port: u.port, method, path: route, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent },
+      {
+        host: u.hostname,
+        port: u.port,
+        method,
+        path: route,
+        headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        agent,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

@@ -27,29 +27,134 @@ interface Drop {
 const text = fc.stringMatching(/^[a-z #\n-]{0,5}$/);
 const bytes = (b: Buffer | string) => (abs: string) => writeFileSync(abs, b);
 
-const ODD_NAMES = ['cafe\u0301 nfd', 'new\nline', 'tab\there', 'bidi\u202egnp', 'emoji 😀', 'café', ' leading space', 'colon:x', 'back\\slash', '#hash', '%2e%2e', '日本語', 'zero\u200bwidth', 'Ω≈ç√'];
+const ODD_NAMES = [
+  'cafe\u0301 nfd',
+  'new\nline',
+  'tab\there',
+  'bidi\u202egnp',
+  'emoji 😀',
+  'café',
+  ' leading space',
+  'colon:x',
+  'back\\slash',
+  '#hash',
+  '%2e%2e',
+  '日本語',
+  'zero\u200bwidth',
+  'Ω≈ç√',
+];
 
 const drop: fc.Arbitrary<Omit<Drop, 'name'> & { stem: string }> = fc.oneof(
   { weight: 30, arbitrary: text.map((s) => ({ stem: 'tiny', how: `tiny text ${show(s)}`, make: bytes(s), expect: 'indexed' as Expect })) },
-  { weight: 4, arbitrary: fc.tuple(text, fc.nat({ max: 5 })).map(([s, at]) => ({ stem: 'nul', how: 'tiny with NUL', make: bytes(Buffer.concat([Buffer.from(s.slice(0, at)), Buffer.from([0]), Buffer.from(s.slice(at))])), expect: 'failed:binary' as Expect })) },
-  { weight: 4, arbitrary: fc.tuple(text, fc.constantFrom(0xc3, 0xff, 0x80, 0xed)).map(([s, b]) => ({ stem: 'bad', how: `tiny with byte 0x${b.toString(16)}`, make: bytes(Buffer.concat([Buffer.from(`x${s}`), Buffer.from([b])])), expect: 'failed:not_utf8' as Expect })) },
-  { weight: 2, arbitrary: fc.stringMatching(/^[a-z ]{10,200}$/).map((s) => ({ stem: 'latin1', how: 'Latin-1 text', make: bytes(Buffer.from(`# Caf\u00e9 ${s}\n`, 'latin1')), expect: 'failed:not_utf8' as Expect })) },
-  { weight: 2, arbitrary: fc.stringMatching(/^[a-z ]{10,200}$/).map((s) => ({ stem: 'utf16', how: 'UTF-16LE with BOM', make: bytes(Buffer.from(`\ufeff# ${s}\n`, 'utf16le')), expect: 'failed:not_utf8' as Expect })) },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: 200_000 }).map((over) => ({ stem: 'huge', how: `${MAX_FILE_BYTES + over} bytes`, make: bytes('word '.repeat(Math.ceil((MAX_FILE_BYTES + over) / 5))), expect: 'failed:too_large' as Expect })) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(text, fc.nat({ max: 5 })).map(([s, at]) => ({
+      stem: 'nul',
+      how: 'tiny with NUL',
+      make: bytes(Buffer.concat([Buffer.from(s.slice(0, at)), Buffer.from([0]), Buffer.from(s.slice(at))])),
+      expect: 'failed:binary' as Expect,
+    })),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(text, fc.constantFrom(0xc3, 0xff, 0x80, 0xed)).map(([s, b]) => ({
+      stem: 'bad',
+      how: `tiny with byte 0x${b.toString(16)}`,
+      make: bytes(Buffer.concat([Buffer.from(`x${s}`), Buffer.from([b])])),
+      expect: 'failed:not_utf8' as Expect,
+    })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.stringMatching(/^[a-z ]{10,200}$/).map((s) => ({
+      stem: 'latin1',
+      how: 'Latin-1 text',
+      make: bytes(Buffer.from(`# Caf\u00e9 ${s}\n`, 'latin1')),
+      expect: 'failed:not_utf8' as Expect,
+    })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.stringMatching(/^[a-z ]{10,200}$/).map((s) => ({
+      stem: 'utf16',
+      how: 'UTF-16LE with BOM',
+      make: bytes(Buffer.from(`\ufeff# ${s}\n`, 'utf16le')),
+      expect: 'failed:not_utf8' as Expect,
+    })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1, max: 200_000 }).map((over) => ({
+      stem: 'huge',
+      how: `${MAX_FILE_BYTES + over} bytes`,
+      make: bytes('word '.repeat(Math.ceil((MAX_FILE_BYTES + over) / 5))),
+      expect: 'failed:too_large' as Expect,
+    })),
+  },
   {
     weight: 2,
     arbitrary: fc.constantFrom('rel', 'abs', 'passwd', 'deep').map((k) => ({
       stem: 'link-out',
       how: `symlink to an outside file (${k})`,
-      make: (abs: string, c: { outside: string }) => symlinkSync(k === 'rel' ? '../../../outside/secret.md' : k === 'abs' ? path.join(c.outside, 'secret.md') : k === 'passwd' ? '/etc/passwd' : '../../../outside/secret-dir/deep.md', abs),
+      make: (abs: string, c: { outside: string }) =>
+        symlinkSync(
+          k === 'rel'
+            ? '../../../outside/secret.md'
+            : k === 'abs'
+              ? path.join(c.outside, 'secret.md')
+              : k === 'passwd'
+                ? '/etc/passwd'
+                : '../../../outside/secret-dir/deep.md',
+          abs,
+        ),
       expect: 'failed:outside_vault' as Expect,
     })),
   },
-  { weight: 1, arbitrary: fc.constant({ stem: 'dirlink-out', how: 'symlink named .md to an outside folder', make: (abs: string) => symlinkSync('../../../outside', abs), expect: 'failed:outside_vault' as Expect }) },
-  { weight: 1, arbitrary: fc.constant({ stem: 'dirlink', how: 'symlinked folder to outside', make: (abs: string) => symlinkSync('../../../outside', abs.replace(/\.md$/, '')), expect: 'absent' as Expect }) },
-  { weight: 1, arbitrary: fc.constant({ stem: 'loop', how: 'symlink to itself', make: (abs: string) => symlinkSync(path.basename(abs), abs), expect: 'failed:symlink_loop' as Expect }) },
-  { weight: 1, arbitrary: fc.constant({ stem: 'dangling', how: 'dangling symlink', make: (abs: string) => symlinkSync('nowhere-at-all.md', abs), expect: 'absent' as Expect }) },
-  { weight: 1, arbitrary: fc.constant({ stem: 'inlink', how: 'symlink to a note inside the vault', make: (abs: string) => symlinkSync('../../Inbox/seed.md', abs), expect: 'indexed' as Expect }) },
+  {
+    weight: 1,
+    arbitrary: fc.constant({
+      stem: 'dirlink-out',
+      how: 'symlink named .md to an outside folder',
+      make: (abs: string) => symlinkSync('../../../outside', abs),
+      expect: 'failed:outside_vault' as Expect,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constant({
+      stem: 'dirlink',
+      how: 'symlinked folder to outside',
+      make: (abs: string) => symlinkSync('../../../outside', abs.replace(/\.md$/, '')),
+      expect: 'absent' as Expect,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constant({
+      stem: 'loop',
+      how: 'symlink to itself',
+      make: (abs: string) => symlinkSync(path.basename(abs), abs),
+      expect: 'failed:symlink_loop' as Expect,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constant({
+      stem: 'dangling',
+      how: 'dangling symlink',
+      make: (abs: string) => symlinkSync('nowhere-at-all.md', abs),
+      expect: 'absent' as Expect,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constant({
+      stem: 'inlink',
+      how: 'symlink to a note inside the vault',
+      make: (abs: string) => symlinkSync('../../Inbox/seed.md', abs),
+      expect: 'indexed' as Expect,
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.constantFrom(...ODD_NAMES).map((odd) => ({
@@ -60,7 +165,23 @@ const drop: fc.Arbitrary<Omit<Drop, 'name'> & { stem: string }> = fc.oneof(
       expect: (odd.includes('\\') || odd !== odd.normalize('NFC') ? 'failed:unsupported_name' : 'indexed') as Expect,
     })),
   },
-  { weight: 1, arbitrary: fc.constant({ stem: 'bomb', how: 'frontmatter alias bomb', make: bytes(`---\na: &a ["l","l","l","l","l","l","l","l","l"]\n${Array.from({ length: 8 }, (_, i) => `b${i}: &b${i} [${Array(9).fill(i ? `*b${i - 1}` : '*a').join(',')}]`).join('\n')}\n---\n# Bomb\n\nbody\n`), expect: 'indexed' as Expect }) },
+  {
+    weight: 1,
+    arbitrary: fc.constant({
+      stem: 'bomb',
+      how: 'frontmatter alias bomb',
+      make: bytes(
+        `---\na: &a ["l","l","l","l","l","l","l","l","l"]\n${Array.from(
+          { length: 8 },
+          (_, i) =>
+            `b${i}: &b${i} [${Array(9)
+              .fill(i ? `*b${i - 1}` : '*a')
+              .join(',')}]`,
+        ).join('\n')}\n---\n# Bomb\n\nbody\n`,
+      ),
+      expect: 'indexed' as Expect,
+    }),
+  },
 );
 
 export interface FilesCtx {
@@ -141,9 +262,16 @@ export async function runDrops(ctx: FilesCtx, count: number, seed: number, batch
     }
     const flipDoc = view.reader.document(SOURCE_VAULT, flip);
     const hash = sha256Hex(final);
-    if (flipDoc?.contentHash !== hash) record(ctx.tally, 'files', 'wrongReason', `note → folder → note at ${flip}: the index holds ${flipDoc?.contentHash ?? 'nothing'}, not the last file`);
+    if (flipDoc?.contentHash !== hash)
+      record(
+        ctx.tally,
+        'files',
+        'wrongReason',
+        `note → folder → note at ${flip}: the index holds ${flipDoc?.contentHash ?? 'nothing'}, not the last file`,
+      );
     else record(ctx.tally, 'files', 'ok');
-    if (view.reader.document(SOURCE_VAULT, inner)) record(ctx.tally, 'files', 'wrongReason', `${inner} is still indexed after its folder became a file again`);
+    if (view.reader.document(SOURCE_VAULT, inner))
+      record(ctx.tally, 'files', 'wrongReason', `${inner} is still indexed after its folder became a file again`);
     else record(ctx.tally, 'files', 'ok');
   } finally {
     view.close();

@@ -37,7 +37,12 @@ function leaks(ctx: PathRunCtx, r: RawResponse): string | null {
   return r.text.includes(ctx.canary) ? 'the answer holds canary text from outside the vault' : null;
 }
 
-async function gatewayCall(ctx: PathRunCtx, via: 'http' | 'mcp', tool: string, args: Record<string, unknown>): Promise<{ got: string; r: RawResponse }> {
+async function gatewayCall(
+  ctx: PathRunCtx,
+  via: 'http' | 'mcp',
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<{ got: string; r: RawResponse }> {
   const r = via === 'http' ? await ctx.client.tool(tool, args) : await ctx.client.mcp(tool, args);
   return { got: reasonOf(r, via), r };
 }
@@ -53,7 +58,11 @@ async function probeOne(ctx: PathRunCtx, c: PathCase, op: PathOp, via: 'http' | 
   }
   const fresh = `Inbox/hostile target ${ctx.next()}.md`;
   const mop =
-    op === 'delete' ? { op: 'delete' as const, path: c.path } : op === 'move_from' ? { op: 'move' as const, from: c.path, to: fresh } : { op: 'move' as const, from: PLANTED.seed, to: c.path };
+    op === 'delete'
+      ? { op: 'delete' as const, path: c.path }
+      : op === 'move_from'
+        ? { op: 'move' as const, from: c.path, to: fresh }
+        : { op: 'move' as const, from: PLANTED.seed, to: c.path };
   const res = await ctx.client.mutate(mop);
   let extra: string | null = null;
   if (res.ok && op === 'move_to') extra = `the seed note was moved to ${show(res.paths[1])}`;
@@ -76,16 +85,41 @@ async function legalChain(ctx: PathRunCtx, c: PathCase, via: 'http' | 'mcp'): Pr
   if (w.got !== 'ok') return;
   const r = await gatewayCall(ctx, via, 'vault_read', { path: p });
   const readBody = via === 'http' ? r.r.json : r.r.json?.result?.structuredContent;
-  judge(ctx, r.got, 'ok', `read ${show(p)} (legal, ${via})`, leaks(ctx, r.r) ?? (r.got === 'ok' && readBody?.content !== content ? 'read back other content' : null));
+  judge(
+    ctx,
+    r.got,
+    'ok',
+    `read ${show(p)} (legal, ${via})`,
+    leaks(ctx, r.r) ?? (r.got === 'ok' && readBody?.content !== content ? 'read back other content' : null),
+  );
   const to = unique(`Inbox/moved ${c.path.split('/').pop()!}`, n);
   const m = await ctx.client.mutate({ op: 'move', from: p, to });
-  judge(ctx, m.ok ? 'ok' : m.reason, 'ok', `move ${show(p)} → ${show(to)}`, m.ok ? (landedInside(ctx.vault, to.normalize('NFC'), content) ?? (existsSync(path.join(ctx.vault, rel)) ? 'the source is still there' : null)) : null);
+  judge(
+    ctx,
+    m.ok ? 'ok' : m.reason,
+    'ok',
+    `move ${show(p)} → ${show(to)}`,
+    m.ok
+      ? (landedInside(ctx.vault, to.normalize('NFC'), content) ??
+          (existsSync(path.join(ctx.vault, rel)) ? 'the source is still there' : null))
+      : null,
+  );
   if (!m.ok) return;
   const d = await ctx.client.mutate({ op: 'delete', path: to });
-  judge(ctx, d.ok ? 'ok' : d.reason, 'ok', `delete ${show(to)}`, d.ok && existsSync(path.join(ctx.vault, to.normalize('NFC'))) ? 'the note is still there' : null);
+  judge(
+    ctx,
+    d.ok ? 'ok' : d.reason,
+    'ok',
+    `delete ${show(to)}`,
+    d.ok && existsSync(path.join(ctx.vault, to.normalize('NFC'))) ? 'the note is still there' : null,
+  );
 }
 
-const probe = fc.tuple(pathCases, fc.constantFrom<PathOp>('write', 'write', 'read', 'read', 'delete', 'move_from', 'move_to'), fc.constantFrom<'http' | 'mcp'>('http', 'http', 'http', 'mcp'));
+const probe = fc.tuple(
+  pathCases,
+  fc.constantFrom<PathOp>('write', 'write', 'read', 'read', 'delete', 'move_from', 'move_to'),
+  fc.constantFrom<'http' | 'mcp'>('http', 'http', 'http', 'mcp'),
+);
 
 /** Runs at least `count` path inputs generated from `seed`, `concurrency` at a time (the writer serialises anyway). */
 export async function runPaths(ctx: PathRunCtx, count: number, seed: number): Promise<void> {

@@ -23,7 +23,8 @@ async function runOne(ctx: ProbeRunCtx, p: Probe): Promise<void> {
   }
   const got = reasonOf(r, p.via);
   const input = `${p.how} ${show(p.input)} (${p.via})`;
-  if (r.status === 500 || got === 'internal' || got === 'rpc -32603') return record(ctx.tally, p.category, 'crashed', `${input} → ${got}: ${r.text.slice(0, 200)}`);
+  if (r.status === 500 || got === 'internal' || got === 'rpc -32603')
+    return record(ctx.tally, p.category, 'crashed', `${input} → ${got}: ${r.text.slice(0, 200)}`);
   if (r.text.includes(ctx.canary)) return record(ctx.tally, p.category, 'escaped', `${input}: the answer holds canary text`);
   if (got !== p.want) return record(ctx.tally, p.category, 'wrongReason', `${input} → ${got} (${r.status}), expected ${p.want}`);
   if (got === 'ok' && p.lands) {
@@ -34,7 +35,13 @@ async function runOne(ctx: ProbeRunCtx, p: Probe): Promise<void> {
 }
 
 /** Sends `count` probes drawn from `arb` with `seed`, `concurrency` at a time. */
-export async function runProbes(ctx: ProbeRunCtx, arb: fc.Arbitrary<Probe>, count: number, seed: number, concurrency: number): Promise<void> {
+export async function runProbes(
+  ctx: ProbeRunCtx,
+  arb: fc.Arbitrary<Probe>,
+  count: number,
+  seed: number,
+  concurrency: number,
+): Promise<void> {
   const probes = fc.sample(arb, { seed, numRuns: count });
   let i = 0;
   const worker = async () => {

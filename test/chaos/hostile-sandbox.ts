@@ -17,7 +17,16 @@ export const PLANTED = {
 } as const;
 
 /** Files the agent path must never change, with decoys standing in for what a real vault holds there. */
-const RESERVED = ['.git/config', '.git/HEAD', '.git/description', '.git/info/exclude', '.obsidian/app.json', '.memvault/index.sqlite', '.trash/old.md', 'Templates/daily.md'];
+const RESERVED = [
+  '.git/config',
+  '.git/HEAD',
+  '.git/description',
+  '.git/info/exclude',
+  '.obsidian/app.json',
+  '.memvault/index.sqlite',
+  '.trash/old.md',
+  'Templates/daily.md',
+];
 
 function sha(p: string): string {
   return createHash('sha256').update(readFileSync(p)).digest('hex');
@@ -53,7 +62,8 @@ function listing(dir: string, skip: ReadonlySet<string>, rel = ''): Map<string, 
 
 function diff(before: Map<string, string>, after: Map<string, string>, where: string): string[] {
   const out: string[] = [];
-  for (const [k, v] of after) if (before.get(k) !== v) out.push(`${where}: ${k} ${before.has(k) ? 'changed' : 'appeared'} (${v.slice(0, 80)})`);
+  for (const [k, v] of after)
+    if (before.get(k) !== v) out.push(`${where}: ${k} ${before.has(k) ? 'changed' : 'appeared'} (${v.slice(0, 80)})`);
   for (const k of before.keys()) if (!after.has(k)) out.push(`${where}: ${k} disappeared`);
   return out;
 }
@@ -89,12 +99,14 @@ export function makeSandbox(): Sandbox {
   const outsideBefore = listing(root, skip);
   const passwd = existsSync('/etc/passwd') ? sha('/etc/passwd') : '';
   let reserved = new Map<string, string>();
-  const hashReserved = () => new Map(RESERVED.filter((r) => existsSync(path.join(vault.dir, r))).map((r) => [r, sha(path.join(vault.dir, r))]));
+  const hashReserved = () =>
+    new Map(RESERVED.filter((r) => existsSync(path.join(vault.dir, r))).map((r) => [r, sha(path.join(vault.dir, r))]));
   const hidden = () => {
     const out = new Map<string, string>();
     // not .git/info as a whole: git's own auto-gc writes .git/info/refs; .git/info/exclude is hashed with RESERVED
     for (const top of ['.obsidian', '.memvault', '.trash', '.git/hooks']) {
-      if (existsSync(path.join(vault.dir, top))) for (const [k, v] of listing(path.join(vault.dir, top), new Set())) out.set(`${top}/${k}`, v);
+      if (existsSync(path.join(vault.dir, top)))
+        for (const [k, v] of listing(path.join(vault.dir, top), new Set())) out.set(`${top}/${k}`, v);
     }
     return out;
   };
@@ -115,9 +127,14 @@ export function makeSandbox(): Sandbox {
       if (passwd && sha('/etc/passwd') !== passwd) problems.push('/etc/passwd changed');
       problems.push(...diff(reserved, hashReserved(), 'reserved file'));
       problems.push(...diff(hiddenBefore, hidden(), 'hidden folder'));
-      for (const [rel, target] of Object.entries({ [PLANTED.fileOut]: '../../outside/secret.md', [PLANTED.dirOut]: '../../outside', [PLANTED.passwd]: '/etc/passwd' })) {
+      for (const [rel, target] of Object.entries({
+        [PLANTED.fileOut]: '../../outside/secret.md',
+        [PLANTED.dirOut]: '../../outside',
+        [PLANTED.passwd]: '/etc/passwd',
+      })) {
         const p = path.join(vault.dir, rel);
-        if (!lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() || readlinkSync(p) !== target) problems.push(`planted symlink ${rel} was replaced or removed`);
+        if (!lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() || readlinkSync(p) !== target)
+          problems.push(`planted symlink ${rel} was replaced or removed`);
       }
       return problems;
     },

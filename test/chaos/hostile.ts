@@ -36,7 +36,8 @@ export async function runHostile(opts: { inputs: number; seed?: number; log?: (l
   const cfg = testConfig(sb.vault.dir, `chunker:\n  max_file_bytes: ${MAX_FILE_BYTES}\n`);
   const d = await startDaemon(cfg);
   const offSup = d.daemon.onSupervisor((e) => {
-    if (e.type === 'supervisor.child_exited' && !e.expected) record(tally, 'supervisor', 'crashed', `${e.child} exited: ${JSON.stringify(e.exit).slice(0, 300)}`);
+    if (e.type === 'supervisor.child_exited' && !e.expected)
+      record(tally, 'supervisor', 'crashed', `${e.child} exited: ${JSON.stringify(e.exit).slice(0, 300)}`);
   });
   try {
     await d.daemon.whenCaughtUp();
@@ -50,7 +51,9 @@ export async function runHostile(opts: { inputs: number; seed?: number; log?: (l
     for (let b = 0; b < BATCHES; b++) {
       const s = seed + b * 101;
       const t0 = performance.now();
-      const phase = (name: string) => process.env['HOSTILE_DEBUG'] && log(`hostile: batch ${b + 1} ${name} (${tally.tried} tried, ${Math.round(performance.now() - t0)} ms)`);
+      const phase = (name: string) =>
+        process.env['HOSTILE_DEBUG'] &&
+        log(`hostile: batch ${b + 1} ${name} (${tally.tried} tried, ${Math.round(performance.now() - t0)} ms)`);
       phase('paths');
       await runPaths(pctx, share('paths'), s + 1);
       phase('payloads');
@@ -65,13 +68,16 @@ export async function runHostile(opts: { inputs: number; seed?: number; log?: (l
       await runDrops({ daemon: d.daemon, cfg, outside: sb.outside, canary: sb.canary, tally }, share('files'), s + 6, b);
       phase('checks');
       await escapeChecks(tally, sb.check(), d.search, sb.canary);
-      log(`hostile: batch ${b + 1}/${BATCHES}: ${tally.tried} tried, ${tally.escaped} escaped, ${tally.crashed} crashed, ${tally.wrongReason} wrong (${Math.round(performance.now() - t0)} ms)`);
+      log(
+        `hostile: batch ${b + 1}/${BATCHES}: ${tally.tried} tried, ${tally.escaped} escaped, ${tally.crashed} crashed, ${tally.wrongReason} wrong (${Math.round(performance.now() - t0)} ms)`,
+      );
     }
     // still serving, and the index agrees with itself once it has caught up
     const health = await d.api('GET', '/healthz');
     if (health.status !== 200) record(tally, 'final', 'crashed', `/healthz answered ${health.status}`);
     const found = await d.search('armadillo lantern', { mode: 'bm25' });
-    if (found.results?.[0]?.path !== 'Inbox/welcome.md') record(tally, 'final', 'wrongReason', `search no longer finds Inbox/welcome.md: ${JSON.stringify(found.results?.[0] ?? null)}`);
+    if (found.results?.[0]?.path !== 'Inbox/welcome.md')
+      record(tally, 'final', 'wrongReason', `search no longer finds Inbox/welcome.md: ${JSON.stringify(found.results?.[0] ?? null)}`);
     await d.daemon.whenCaughtUp();
     const consistency = await indexConsistency(cfg.data_dir);
     if (!allZero(consistency)) record(tally, 'final', 'wrongReason', `index inconsistent after catch-up: ${JSON.stringify(consistency)}`);
@@ -83,7 +89,9 @@ export async function runHostile(opts: { inputs: number; seed?: number; log?: (l
   }
   const { byCategory, escaped, crashed, wrongReason, problems } = tally;
   // the bookkeeping entries (supervisor, escape checks, final) are checks, not inputs
-  const inputs = Object.entries(byCategory).filter(([k]) => !['supervisor', 'checks', 'final'].includes(k)).reduce((a, [, v]) => a + v, 0);
+  const inputs = Object.entries(byCategory)
+    .filter(([k]) => !['supervisor', 'checks', 'final'].includes(k))
+    .reduce((a, [, v]) => a + v, 0);
   return { tried: inputs, byCategory, escaped, crashed, wrongReason, problems, seed, ms: Math.round(performance.now() - started) };
 }
 
@@ -99,13 +107,25 @@ async function writesReady(api: Awaited<ReturnType<typeof startDaemon>>['api']):
 }
 
 /** Files outside the vault and reserved files unchanged; the canary word found by no search mode. */
-async function escapeChecks(tally: Tally, fsProblems: string[], search: (q: string, extra?: Record<string, unknown>) => Promise<any>, canary: string): Promise<void> {
+async function escapeChecks(
+  tally: Tally,
+  fsProblems: string[],
+  search: (q: string, extra?: Record<string, unknown>) => Promise<any>,
+  canary: string,
+): Promise<void> {
   for (const p of fsProblems) record(tally, 'checks', 'escaped', p);
   for (const mode of ['bm25', 'hybrid']) {
     const r = await search(canary, { mode, k: 20, filters: { include_sensitive: false } });
     const hits = (r.results ?? []).filter((x: any) => JSON.stringify(x).includes(canary));
-    if (hits.length > 0) record(tally, 'checks', 'escaped', `search (${mode}) for the canary returned ${hits.map((h: any) => h.path).join(', ')}`);
+    if (hits.length > 0)
+      record(tally, 'checks', 'escaped', `search (${mode}) for the canary returned ${hits.map((h: any) => h.path).join(', ')}`);
     const byPath = (r.results ?? []).filter((x: any) => /leak|passwd|outdir|link-out|dirlink/.test(String(x.path)));
-    if (byPath.length > 0) record(tally, 'checks', 'escaped', `search (${mode}) returned a note read through a symlink out: ${byPath.map((h: any) => h.path).join(', ')}`);
+    if (byPath.length > 0)
+      record(
+        tally,
+        'checks',
+        'escaped',
+        `search (${mode}) returned a note read through a symlink out: ${byPath.map((h: any) => h.path).join(', ')}`,
+      );
   }
 }

@@ -87,21 +87,41 @@ export interface AgentStats {
   writes: WriteRecord[];
 }
 
-const QUERIES = ['how do I compress a folder', 'ownership and borrowing', 'quarterly budget review', 'git rebase onto main', 'lighthouse ferry harbour', 'error handling with Result', 'list open network ports', 'incident outage owner'];
+const QUERIES = [
+  'how do I compress a folder',
+  'ownership and borrowing',
+  'quarterly budget review',
+  'git rebase onto main',
+  'lighthouse ferry harbour',
+  'error handling with Result',
+  'list open network ports',
+  'incident outage owner',
+];
 
 /**
  * `agents` loops of search, search, write (into Inbox/<agent>/) until `stop.done`. A write slower than
  * `writeBoundMs` counts as timed out; `busy` is a refusal the agent honours by pausing briefly. Figures go into
  * `s` as they come, so the caller can watch the writes acknowledged so far.
  */
-export async function runAgents(d: ProcessDaemon, agents: number, stop: { done: boolean }, writeBoundMs: number, s: AgentStats): Promise<AgentStats> {
+export async function runAgents(
+  d: ProcessDaemon,
+  agents: number,
+  stop: { done: boolean },
+  writeBoundMs: number,
+  s: AgentStats,
+): Promise<AgentStats> {
   const agent = async (a: number) => {
     const name = `agent-${a}`;
     for (let i = 0; !stop.done; i++) {
       if (i % 3 !== 2) {
         const t0 = performance.now();
         try {
-          const r = await d.api('POST', '/v1/search', { query: QUERIES[(a + i) % QUERIES.length], mode: 'hybrid', k: 5 }, { agent: name, timeoutMs: 30_000 });
+          const r = await d.api(
+            'POST',
+            '/v1/search',
+            { query: QUERIES[(a + i) % QUERIES.length], mode: 'hybrid', k: 5 },
+            { agent: name, timeoutMs: 30_000 },
+          );
           s.searchMs.push(performance.now() - t0);
           if (r.status !== 200) s.searchErrors.push(`${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
           else if (r.body?.index?.pending > 0) s.searchesShowingPending++;

@@ -7,7 +7,12 @@ function table(r: OverloadReport, ms: number): string {
     ['notes dropped', String(r.notes)],
     ['drop indexed after', `${(r.catchUpMs / 1000).toFixed(1)} s`],
     ['RSS baseline → peak', `${r.baselineRssMB} → ${r.peakRssMB} MB`],
-    ['peak mailbox', Object.entries(r.peakMailbox).map(([a, n]) => `${a} ${n}`).join(', ')],
+    [
+      'peak mailbox',
+      Object.entries(r.peakMailbox)
+        .map(([a, n]) => `${a} ${n}`)
+        .join(', '),
+    ],
     ['searches (showing pending)', `${r.searches} (${r.searchesShowingPending}), errors ${r.searchErrors}`],
     ['search p50 / p99', `${r.searchP50Ms} / ${r.searchP99Ms} ms`],
     ['writes ok / busy / timed out', `${r.writesOk} / ${r.writesBusy} / ${r.writesTimedOut} of ${r.writes}`],

@@ -78,7 +78,9 @@ export async function runOverload(opts: { notes: number; agents: number; log?: (
     await d.caughtUp();
     const before = countNotes(v.dir);
     const baselineRss = d.rssBytes();
-    log(`daemon pid ${d.pid} serving, ${before} notes, RSS ${mb(baselineRss)} MB; dropping ${files.length} files with ${opts.agents} agents`);
+    log(
+      `daemon pid ${d.pid} serving, ${before} notes, RSS ${mb(baselineRss)} MB; dropping ${files.length} files with ${opts.agents} agents`,
+    );
 
     // a daemon that dies mid-run (a native abort, an OOM kill) ends the run at once rather than at a deadline
     const died = d.exited.then((code) => {
@@ -98,17 +100,27 @@ export async function runOverload(opts: { notes: number; agents: number; log?: (
     const reader = new IndexReader(db, { userId: cfg.user_id });
     let lastLog = 0;
     try {
-      await Promise.race([died, until('the index to hold the whole drop', 30 * 60_000, async () => {
-        if (stop.done) return true; // the run ended another way (the daemon died)
-        let indexed = 0;
-        for (const p of reader.documentStats(SOURCE_VAULT).keys()) if (dropped.has(p)) indexed++;
-        if (performance.now() - lastLog > 10_000) {
-          lastLog = performance.now();
-          const s = (await d.api('GET', '/v1/status', undefined, { timeoutMs: 10_000 })).body?.index;
-          log(`  ${Math.round((performance.now() - t0) / 1000)} s: ${indexed}/${files.length} dropped notes indexed, pending ${s?.pending} in_flight ${s?.in_flight}, RSS ${mb(d.rssBytes())} MB`);
-        }
-        return indexed === files.length ? true : undefined;
-      }, 250)]);
+      await Promise.race([
+        died,
+        until(
+          'the index to hold the whole drop',
+          30 * 60_000,
+          async () => {
+            if (stop.done) return true; // the run ended another way (the daemon died)
+            let indexed = 0;
+            for (const p of reader.documentStats(SOURCE_VAULT).keys()) if (dropped.has(p)) indexed++;
+            if (performance.now() - lastLog > 10_000) {
+              lastLog = performance.now();
+              const s = (await d.api('GET', '/v1/status', undefined, { timeoutMs: 10_000 })).body?.index;
+              log(
+                `  ${Math.round((performance.now() - t0) / 1000)} s: ${indexed}/${files.length} dropped notes indexed, pending ${s?.pending} in_flight ${s?.in_flight}, RSS ${mb(d.rssBytes())} MB`,
+              );
+            }
+            return indexed === files.length ? true : undefined;
+          },
+          250,
+        ),
+      ]);
     } finally {
       db.close();
     }
@@ -149,7 +161,8 @@ export async function runOverload(opts: { notes: number; agents: number; log?: (
     if (stats.searchErrors.length > 5) problems.push(`… and ${stats.searchErrors.length - 5} more search failures`);
     const late = stats.writes.filter((w) => w.outcome === 'timeout' || w.outcome === 'failed');
     const timedOut = late.filter((w) => w.outcome === 'timeout').length;
-    for (const w of late.slice(0, 5)) problems.push(`write ${w.path} ${w.outcome === 'failed' ? 'failed' : `exceeded ${WRITE_BOUND_MS} ms`}: ${w.detail}`);
+    for (const w of late.slice(0, 5))
+      problems.push(`write ${w.path} ${w.outcome === 'failed' ? 'failed' : `exceeded ${WRITE_BOUND_MS} ms`}: ${w.detail}`);
     if (late.length > 5) problems.push(`… and ${late.length - 5} more slow or failed writes`);
 
     finished = true;

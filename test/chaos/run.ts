@@ -32,7 +32,10 @@ const o = {
   inputs: argInt('inputs', sizes.inputs),
   seed: argInt('seed', Date.now() % 1_000_000),
 };
-const only = (process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',') ?? []) as string[];
+const only = (process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice(7)
+  .split(',') ?? []) as string[];
 const want = (part: string) => only.length === 0 || only.includes(part);
 const say = (l: string) => process.stderr.write(`[chaos] ${l}\n`);
 
@@ -84,7 +87,12 @@ if (r.crash) {
 if (r.faults) {
   const f = r.faults;
   rows.push(['actor faults injected', String(f.faults)]);
-  rows.push(['restarts by actor', Object.entries(f.restartsByActor).map(([a, n]) => `${a} ${n}`).join(', ')]);
+  rows.push([
+    'restarts by actor',
+    Object.entries(f.restartsByActor)
+      .map(([a, n]) => `${a} ${n}`)
+      .join(', '),
+  ]);
   rows.push(['escalations', String(f.escalations)]);
   rows.push(['queued work lost after faults', String(f.lostWork)]);
   rows.push(['fault → actor serving again p50 / max (goal ≤ 1 s)', ms(f.faultToServingMs)]);
@@ -94,7 +102,12 @@ if (r.overload) {
   const v = r.overload;
   rows.push([`overload: ${v.notes} notes dropped + ${o.agents} agents`, `caught up in ${Math.round(v.catchUpMs / 1000)} s`]);
   rows.push(['peak RSS under overload (baseline)', `${Math.round(v.peakRssMB)} MB (${Math.round(v.baselineRssMB)} MB)`]);
-  rows.push(['peak mailbox depth', Object.entries(v.peakMailbox).map(([a, n]) => `${a} ${n}`).join(', ')]);
+  rows.push([
+    'peak mailbox depth',
+    Object.entries(v.peakMailbox)
+      .map(([a, n]) => `${a} ${n}`)
+      .join(', '),
+  ]);
   rows.push(['searches (errors, showing pending)', `${v.searches} (${v.searchErrors}, ${v.searchesShowingPending})`]);
   rows.push(['search p50 / p99 under load', `${Math.round(v.searchP50Ms)} / ${Math.round(v.searchP99Ms)} ms`]);
   rows.push(['writes ok / busy / timed out', `${v.writesOk} / ${v.writesBusy} / ${v.writesTimedOut}`]);
@@ -106,7 +119,8 @@ if (r.hostile) {
   rows.push(['hostile inputs refused with a wrong reason', String(h.wrongReason)]);
 }
 if (r.diskClock) {
-  for (const c of r.diskClock.checks) rows.push([`disk/clock: ${c.name}`, `${c.ok ? 'ok' : 'FAILED'}${c.ms !== undefined ? ` (${Math.round(c.ms)} ms)` : ''}`]);
+  for (const c of r.diskClock.checks)
+    rows.push([`disk/clock: ${c.name}`, `${c.ok ? 'ok' : 'FAILED'}${c.ms !== undefined ? ` (${Math.round(c.ms)} ms)` : ''}`]);
 }
 const problems = [
   ...(r.crash?.problems ?? []),

@@ -14,7 +14,11 @@ function note(tag: string, i: number): string {
 }
 
 t.test('a full disk holds indexing back without losing queued notes', { timeout: 180_000 }, async (t) => {
-  const { v, data, d } = await tmpfsDaemon(t, { 'Inbox/base-0.md': note('base', 0), 'Inbox/base-1.md': note('base', 1) }, `supervisor:\n  stall_ms: ${STALL_MS}\n`);
+  const { v, data, d } = await tmpfsDaemon(
+    t,
+    { 'Inbox/base-0.md': note('base', 0), 'Inbox/base-1.md': note('base', 1) },
+    `supervisor:\n  stall_ms: ${STALL_MS}\n`,
+  );
   const storeExits: unknown[] = [];
   d.daemon.onSupervisor((e) => {
     if (e.type === 'supervisor.child_exited' && e.child === 'store') storeExits.push(e.exit);
@@ -34,7 +38,11 @@ t.test('a full disk holds indexing back without losing queued notes', { timeout:
   });
   t.match(degraded.store.reason, /^disk_full: .*retries until space is freed/, 'status says why indexing waits');
   // outlast the stall watchdog: a store that is retrying reports progress and is not restarted
-  await until(`work to wait longer than ${3 * STALL_MS} ms`, 60_000, async () => ((await status()).oldest_pending_age_ms ?? 0) > 3 * STALL_MS || undefined);
+  await until(
+    `work to wait longer than ${3 * STALL_MS} ms`,
+    60_000,
+    async () => ((await status()).oldest_pending_age_ms ?? 0) > 3 * STALL_MS || undefined,
+  );
   const during = await d.search('lighthouse keeper baseword1', { mode: 'bm25', k: 1 });
   t.equal(during.results[0]?.path, 'Inbox/base-1.md', 'searches answer while the disk is full');
   t.ok(during.index.pending > 0, 'and show the pending work');

@@ -32,7 +32,11 @@ t.test('a read-only data disk holds indexing back without losing queued notes', 
   });
   t.comment('degraded');
   t.match(degraded.store.reason, /^read_only: /, 'status says why indexing waits');
-  await until(`work to wait longer than ${3 * STALL_MS} ms`, 60_000, async () => ((await status()).oldest_pending_age_ms ?? 0) > 3 * STALL_MS || undefined);
+  await until(
+    `work to wait longer than ${3 * STALL_MS} ms`,
+    60_000,
+    async () => ((await status()).oldest_pending_age_ms ?? 0) > 3 * STALL_MS || undefined,
+  );
   const during = await d.search('lighthouse keeper baseword', { mode: 'bm25', k: 1 });
   t.equal(during.results[0]?.path, 'Inbox/base.md', 'searches answer while the disk is read-only');
 

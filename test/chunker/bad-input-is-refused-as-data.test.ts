@@ -4,7 +4,8 @@ import { parseNote } from '../../actors/chunker/parse-note.js';
 import { vaultPath } from '../../messages/common.js';
 import { defaults, wordTokens } from './helpers.js';
 
-const run = (bytes: Buffer, maxBytes = defaults.maxBytes) => parseNote(vaultPath('Inbox/x.md'), bytes, wordTokens(), { ...defaults, maxBytes });
+const run = (bytes: Buffer, maxBytes = defaults.maxBytes) =>
+  parseNote(vaultPath('Inbox/x.md'), bytes, wordTokens(), { ...defaults, maxBytes });
 
 t.test('a file over maxBytes is too_large', async (t) => {
   const r = run(Buffer.from('a'.repeat(2000)), 1024);
@@ -21,7 +22,11 @@ t.test('NUL bytes or mostly control characters are binary', async (t) => {
 t.test('invalid UTF-8 and UTF-16 are not_utf8', async (t) => {
   t.match(run(Buffer.from('caf\xe9 au lait', 'latin1')), { ok: false, reason: 'not_utf8', message: /bad byte 0xe9 at offset 3/ });
   t.match(run(Buffer.from([0xe2, 0x82])), { ok: false, reason: 'not_utf8' });
-  t.match(run(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# hi', 'utf16le')])), { ok: false, reason: 'not_utf8', message: /UTF-16/ });
+  t.match(run(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# hi', 'utf16le')])), {
+    ok: false,
+    reason: 'not_utf8',
+    message: /UTF-16/,
+  });
 });
 
 t.test('a UTF-8 BOM and CRLF endings parse like plain LF text, except for the content hash', async (t) => {

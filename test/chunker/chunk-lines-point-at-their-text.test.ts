@@ -25,7 +25,10 @@ function checkLines(t: Test, text: string, note: ParsedNote): void {
 t.test('line ranges count the frontmatter and match the text', async (t) => {
   const text = '---\ntitle: T\ntags: [a]\n---\n\n# Heading\n\nFirst paragraph.\n\n```js\nconst x = 1;\n```\n';
   const note = parse(text);
-  t.same(note.chunks.map((c) => [c.startLine, c.endLine]), [[8, 12]]);
+  t.same(
+    note.chunks.map((c) => [c.startLine, c.endLine]),
+    [[8, 12]],
+  );
   t.equal(bodyOf(note.chunks[0]!.content), fileLines(text, 8, 12));
   checkLines(t, text, note);
 });

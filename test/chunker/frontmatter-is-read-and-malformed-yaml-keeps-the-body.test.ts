@@ -3,7 +3,9 @@ import t from 'tap';
 import { bodyOf, parse } from './helpers.js';
 
 t.test('valid frontmatter becomes plain data and stays out of the chunks', async (t) => {
-  const note = parse('---\ntitle: Atlas migration\ndate: 2026-11-16\naliases: [Atlas, PG move]\ncount: 3\n---\n# Plan\nMove billing to Postgres.\n');
+  const note = parse(
+    '---\ntitle: Atlas migration\ndate: 2026-11-16\naliases: [Atlas, PG move]\ncount: 3\n---\n# Plan\nMove billing to Postgres.\n',
+  );
   t.same(note.frontmatter, { title: 'Atlas migration', date: '2026-11-16', aliases: ['Atlas', 'PG move'], count: 3 });
   t.equal(note.frontmatterError, undefined);
   t.equal(note.chunks.length, 1);

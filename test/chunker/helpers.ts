@@ -39,5 +39,8 @@ export function bodyOf(content: string): string {
 
 /** The file's lines `from`..`to` (1-based, inclusive), split the way an editor would. */
 export function fileLines(text: string, from: number, to: number): string {
-  return text.split(/\r\n|\r|\n/).slice(from - 1, to).join('\n');
+  return text
+    .split(/\r\n|\r|\n/)
+    .slice(from - 1, to)
+    .join('\n');
 }

@@ -18,6 +18,9 @@ t.test('hashes are sha256 of the bytes and of each chunk content', async (t) => 
 t.test('an edit in one section leaves the other sections\u2019 chunk hashes alone', async (t) => {
   const before = parse(text, 'Projects/Atlas.md', { maxTokens: 64 }).chunks;
   const after = parse(text.replace('Downtime.', 'Downtime of ten minutes.'), 'Projects/Atlas.md', { maxTokens: 64 }).chunks;
-  t.same(after.slice(0, -1).map((c) => c.hash), before.slice(0, -1).map((c) => c.hash));
+  t.same(
+    after.slice(0, -1).map((c) => c.hash),
+    before.slice(0, -1).map((c) => c.hash),
+  );
   t.not(after.at(-1)!.hash, before.at(-1)!.hash);
 });

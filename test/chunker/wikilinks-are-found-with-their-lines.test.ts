@@ -39,5 +39,11 @@ t.test('every link form, with file line numbers that count the frontmatter', asy
 
 t.test('a link in a heading and on a wrapped paragraph line has that line', async (t) => {
   const links = parse('# Notes on [[Atlas]]\n\nFirst line of a paragraph\nsecond line has [[Target]].\n').links;
-  t.same(links.map((l) => [l.target, l.line]), [['Atlas', 1], ['Target', 4]]);
+  t.same(
+    links.map((l) => [l.target, l.line]),
+    [
+      ['Atlas', 1],
+      ['Target', 4],
+    ],
+  );
 });

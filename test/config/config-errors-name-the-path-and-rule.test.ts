@@ -24,7 +24,10 @@ t.test('defaults apply when no file is given', async (t) => {
 });
 
 t.test('every problem is reported with its path and rule', async (t) => {
-  const file = withFile(t, 'vault: /v\nlisten: nowhere\nembedder:\n  batch_size: 0\n  provider: onnx\nsearch:\n  default_k: 90\n  max_k: 10\nwatcher:\n  debounce: 5\n');
+  const file = withFile(
+    t,
+    'vault: /v\nlisten: nowhere\nembedder:\n  batch_size: 0\n  provider: onnx\nsearch:\n  default_k: 90\n  max_k: 10\nwatcher:\n  debounce: 5\n',
+  );
   const err = t.throws(() => loadConfig({ file, env: {} })) as unknown as ConfigError;
   t.ok(err instanceof ConfigError);
   const paths = err.problems.map((p) => p.path);

@@ -14,7 +14,13 @@ t.test('a failed batch rejects its callers and spares batches running or queued 
   const b = batcher.embed(['b2', 'b3', 'b4']); // batch 2: b2 b3; b4 waits for a thread
   const c = batcher.embed(['c5']); // waits beside b4
   const d = batcher.embed(['d6']); // waits behind them
-  t.same(r.runs.map((x) => x.texts), [['a0', 'a1'], ['b2', 'b3']]);
+  t.same(
+    r.runs.map((x) => x.texts),
+    [
+      ['a0', 'a1'],
+      ['b2', 'b3'],
+    ],
+  );
   t.equal(batcher.queued, 3);
 
   const crash = new Error('the model thread crashed');
@@ -40,7 +46,10 @@ t.test('a batch answered with too few vectors fails only the texts left without 
 
   const first = batcher.embed(['x0']);
   const second = batcher.embed(['y1']);
-  t.same(r.runs.map((x) => x.texts), [['x0', 'y1']]);
+  t.same(
+    r.runs.map((x) => x.texts),
+    [['x0', 'y1']],
+  );
   r.runs[0]!.answerWith([vectorFor('x0')]);
   t.same(ids(await first), [0]);
   await t.rejects(second, { message: 'embedder returned 1 vectors for 2 texts' });

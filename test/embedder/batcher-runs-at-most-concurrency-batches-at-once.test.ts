@@ -24,8 +24,12 @@ t.test('ten texts in batches of two on two threads run two at a time, in order',
   }
   r.runs[0]!.answer();
   r.runs[4]!.answer();
-  t.same(ids(await done), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 'every vector in the caller\'s order');
-  t.same(r.runs.map((x) => x.texts), [texts(2), texts(2, 2), texts(2, 4), texts(2, 6), texts(2, 8)], 'batches in arrival order');
+  t.same(ids(await done), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], "every vector in the caller's order");
+  t.same(
+    r.runs.map((x) => x.texts),
+    [texts(2), texts(2, 2), texts(2, 4), texts(2, 6), texts(2, 8)],
+    'batches in arrival order',
+  );
   t.equal(r.maxAtOnce(), 2, 'never more than two calls at once');
   t.equal(batcher.running, 0);
 });
@@ -44,7 +48,10 @@ t.test('a partial batch waiting while every thread is busy goes when a thread fr
   await armed;
   t.same(clock.pending(), [150]);
   clock.advance(50);
-  t.same(r.runs.map((x) => x.texts), [texts(2), ['t2']]);
+  t.same(
+    r.runs.map((x) => x.texts),
+    [texts(2), ['t2']],
+  );
   r.runs[1]!.answer();
   t.same(ids(await done), [0, 1, 2]);
   t.equal(r.maxAtOnce(), 1);

@@ -12,7 +12,11 @@ t.test('eight texts with maxBatch 4 and two threads go as two full batches at on
   const batcher = new Batcher({ maxBatch: 4, windowMs: 50, concurrency: 2, run: r.run, clock, onBatch: (n, ms) => reported.push([n, ms]) });
 
   const done = batcher.embed(texts(8));
-  t.same(r.runs.map((x) => x.texts), [texts(4), texts(4, 4)], 'both batches started inside embed(), in order');
+  t.same(
+    r.runs.map((x) => x.texts),
+    [texts(4), texts(4, 4)],
+    'both batches started inside embed(), in order',
+  );
   t.same(clock.pending(), [], 'no window timer: nothing waits');
   t.equal(batcher.queued, 0);
   t.equal(batcher.running, 2);
@@ -20,8 +24,15 @@ t.test('eight texts with maxBatch 4 and two threads go as two full batches at on
   clock.advance(25);
   r.runs[1]!.answer();
   r.runs[0]!.answer();
-  t.same(ids(await done), [0, 1, 2, 3, 4, 5, 6, 7], 'vectors come back in the caller\'s order, whichever batch answered first');
-  t.same(reported, [[4, 25], [4, 25]], 'each batch reported with its size and time by the clock');
+  t.same(ids(await done), [0, 1, 2, 3, 4, 5, 6, 7], "vectors come back in the caller's order, whichever batch answered first");
+  t.same(
+    reported,
+    [
+      [4, 25],
+      [4, 25],
+    ],
+    'each batch reported with its size and time by the clock',
+  );
   t.equal(batcher.running, 0);
 });
 
@@ -35,7 +46,11 @@ t.test('a caller whose texts complete a partial batch sends it at once and stops
   t.same(clock.pending(), [50]);
   clock.advance(20);
   const second = batcher.embed(texts(1, 3));
-  t.same(r.runs.map((x) => x.texts), [texts(4)], 'the fourth text fills the batch, which goes at t = 20');
+  t.same(
+    r.runs.map((x) => x.texts),
+    [texts(4)],
+    'the fourth text fills the batch, which goes at t = 20',
+  );
   t.same(clock.pending(), [], 'the window timer is cleared');
 
   r.runs[0]!.answer();

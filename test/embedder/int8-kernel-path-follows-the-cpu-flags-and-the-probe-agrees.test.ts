@@ -28,19 +28,31 @@ t.test('the u8×s8 path saturates without VNNI and is exact with it; u8×u8 is e
 });
 
 t.test('/proc/cpuinfo is read for the model name and flags', async (t) => {
-  const info = readCpuInfo('processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7B12\nflags\t\t: fpu avx2 fma\n\nprocessor\t: 1\n');
+  const info = readCpuInfo(
+    'processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7B12\nflags\t\t: fpu avx2 fma\n\nprocessor\t: 1\n',
+  );
   t.equal(info?.model, 'AMD EPYC 7B12');
   t.same([...info!.flags], ['fpu', 'avx2', 'fma']);
   t.equal(readCpuInfo('nothing useful'), null);
 });
 
-t.test('on this machine the probe of the real kernel agrees with the flags', { skip: os.platform() === 'linux' && os.arch() === 'x64' ? false : 'reads /proc/cpuinfo of an x86-64 Linux' }, async (t) => {
-  const cpu = readCpuInfo();
-  t.ok(cpu, '/proc/cpuinfo is readable');
-  const probe = await probeU8S8();
-  const expected = kernelPaths(cpu!.flags).u8s8;
-  t.comment(`${cpu!.model}: ${describeCpuFeatures(cpu!.flags)}; u8×s8 ${expected.name}; probe ${probe.got.join(', ')} for ${probe.expected}`);
-  t.equal(probe.exact, expected.exact, 'the probe finds the kernel the flags name');
-  if (!probe.exact) t.ok(probe.got.some((v) => v < probe.expected * 0.6), 'a saturating kernel clips the probe to about half');
-  t.equal(await int8Format(), probe.exact ? 'int8s8' : 'int8u8', 'the weights are stored for an exact kernel');
-});
+t.test(
+  'on this machine the probe of the real kernel agrees with the flags',
+  { skip: os.platform() === 'linux' && os.arch() === 'x64' ? false : 'reads /proc/cpuinfo of an x86-64 Linux' },
+  async (t) => {
+    const cpu = readCpuInfo();
+    t.ok(cpu, '/proc/cpuinfo is readable');
+    const probe = await probeU8S8();
+    const expected = kernelPaths(cpu!.flags).u8s8;
+    t.comment(
+      `${cpu!.model}: ${describeCpuFeatures(cpu!.flags)}; u8×s8 ${expected.name}; probe ${probe.got.join(', ')} for ${probe.expected}`,
+    );
+    t.equal(probe.exact, expected.exact, 'the probe finds the kernel the flags name');
+    if (!probe.exact)
+      t.ok(
+        probe.got.some((v) => v < probe.expected * 0.6),
+        'a saturating kernel clips the probe to about half',
+      );
+    t.equal(await int8Format(), probe.exact ? 'int8s8' : 'int8u8', 'the weights are stored for an exact kernel');
+  },
+);

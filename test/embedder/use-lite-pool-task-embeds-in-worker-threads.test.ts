@@ -20,7 +20,9 @@ t.test('two pool threads embed batches that match the provider run in this threa
   });
   t.teardown(() => pool.destroy());
 
-  const batches = Array.from({ length: 6 }, (_, b) => Array.from({ length: 5 }, (_, i) => `batch ${b} text ${i} about ${'notes '.repeat(i)}`));
+  const batches = Array.from({ length: 6 }, (_, b) =>
+    Array.from({ length: 5 }, (_, i) => `batch ${b} text ${i} about ${'notes '.repeat(i)}`),
+  );
   const settings: EmbedTask['settings'] = { kind: 'use-lite', cacheDir, quantize: 'fp32' };
   // Both threads start at once and race to build the model file: the atomic write keeps that safe.
   const results = (await Promise.all(batches.map((texts) => pool.run({ texts, settings } satisfies EmbedTask)))) as EmbedResult[];
@@ -33,6 +35,9 @@ t.test('two pool threads embed batches that match the provider run in this threa
     t.match(r.info, { provider: 'use-lite', version: '0.2.0', dim: 512 });
     t.equal(r.data.length, 5 * 512);
     const rows = Array.from({ length: 5 }, (_, i) => r.data.subarray(i * 512, (i + 1) * 512));
-    t.ok(rows.every((v, i) => dot(v, expected[i]!) > 0.999999), `batch ${b} matches, in order`);
+    t.ok(
+      rows.every((v, i) => dot(v, expected[i]!) > 0.999999),
+      `batch ${b} matches, in order`,
+    );
   }
 });

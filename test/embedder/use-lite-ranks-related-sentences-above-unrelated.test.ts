@@ -9,9 +9,17 @@ const dot = (a: Float32Array, b: Float32Array): number => a.reduce((s, x, i) => 
 
 // [query, related, unrelated]
 const TRIPLES: Array<[string, string, string]> = [
-  ['How do I extract a tar.gz archive?', 'Unpack a gzipped tarball into the current directory', 'The recipe needs two cups of flour and an egg'],
+  [
+    'How do I extract a tar.gz archive?',
+    'Unpack a gzipped tarball into the current directory',
+    'The recipe needs two cups of flour and an egg',
+  ],
   ['The cat is sleeping on the sofa', 'A kitten naps on the couch', 'Quarterly revenue grew by twelve percent'],
-  ['Rust prevents data races with ownership and borrowing', 'The borrow checker stops two threads from mutating the same memory', 'She planted tomatoes in the garden last spring'],
+  [
+    'Rust prevents data races with ownership and borrowing',
+    'The borrow checker stops two threads from mutating the same memory',
+    'She planted tomatoes in the garden last spring',
+  ],
   ['What is the weather like tomorrow?', 'Will it rain or be sunny tomorrow?', 'Install the package with npm install'],
   ['Delete a git branch', 'Remove a branch from the repository with git', 'The orchestra played a symphony by Brahms'],
 ];

@@ -37,9 +37,29 @@ t.test(`recall@${K} of the default coarse+rescore against exact KNN is at least 
       for (let i = 0; i < 10; i++) {
         const v = next(0.8);
         vectors.push(v);
-        chunks.push({ seq: i, content: `c${d}.${i}`, headingPath: [], startLine: 1, endLine: 1, tokenCount: 1, hash: `${d}.${i}`, vector: v });
+        chunks.push({
+          seq: i,
+          content: `c${d}.${i}`,
+          headingPath: [],
+          startLine: 1,
+          endLine: 1,
+          tokenCount: 1,
+          hash: `${d}.${i}`,
+          vector: v,
+        });
       }
-      writer.upsertDocument({ sourceType: 'vault', sourceId: `d${d}.md`, title: 't', contentHash: `${d}`, mtimeMs: 0, size: 0, metadata: {}, tags: [], sensitive: false, chunks });
+      writer.upsertDocument({
+        sourceType: 'vault',
+        sourceId: `d${d}.md`,
+        title: 't',
+        contentHash: `${d}`,
+        mtimeMs: 0,
+        size: 0,
+        metadata: {},
+        tags: [],
+        sensitive: false,
+        chunks,
+      });
     }
   })();
   // chunk ids follow insertion order, so vectors[i] is chunk i + 1

@@ -32,10 +32,18 @@ t.test('a note found only by keyword and one found only by vector both appear, t
   t.ok(order.includes('vector-only.md'), 'vector-only hit present');
   // both.md is first by keyword and second by vector: (1/61 + 1/62) / (2/61)
   t.ok(Math.abs(hits[0]!.score - (1 / 61 + 1 / 62) / (2 / 61)) < 1e-9, `fused score is normalised RRF (${hits[0]!.score})`);
-  t.ok(hits.every((h, i) => i === 0 || h.score <= hits[i - 1]!.score), 'sorted by fused score');
+  t.ok(
+    hits.every((h, i) => i === 0 || h.score <= hits[i - 1]!.score),
+    'sorted by fused score',
+  );
   t.match(hits.find((h) => h.path === 'vector-only.md')!.snippet, /^salamander biology/, 'vector-only hits get the chunk start as snippet');
 
-  t.same(search(db, { query: 'axolotl', k: 5, mode: 'bm25' }, q).map((h) => h.path).sort(), ['both.md', 'keyword-only.md']);
+  t.same(
+    search(db, { query: 'axolotl', k: 5, mode: 'bm25' }, q)
+      .map((h) => h.path)
+      .sort(),
+    ['both.md', 'keyword-only.md'],
+  );
   t.equal(search(db, { query: 'axolotl', k: 5, mode: 'vector' }, q)[0]!.path, 'vector-only.md');
 });
 

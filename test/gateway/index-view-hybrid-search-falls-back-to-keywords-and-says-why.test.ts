@@ -28,7 +28,10 @@ t.test('while the model is loading, hybrid and vector searches answer with keywo
     const res = await view.search({ query: 'axolotl', mode });
     t.equal(res.mode, 'bm25', `${mode ?? 'the default mode'} answers as bm25`);
     t.equal(res.degraded, starting);
-    t.same(res.results.map((h) => h.path), ['axolotl.md']);
+    t.same(
+      res.results.map((h) => h.path),
+      ['axolotl.md'],
+    );
   }
   t.same(view.state().vector_search, { available: false, reason: starting });
   const asked = await view.search({ query: 'axolotl', mode: 'bm25' });
@@ -41,7 +44,10 @@ t.test('a model that could not start is named in the answer and the state', asyn
   const res = await view.search({ query: 'axolotl' });
   t.equal(res.mode, 'bm25');
   t.equal(res.degraded, 'embedder_unavailable: model_missing: no model.onnx in /models');
-  t.same(res.results.map((h) => h.path), ['axolotl.md']);
+  t.same(
+    res.results.map((h) => h.path),
+    ['axolotl.md'],
+  );
   const s = view.state();
   t.same(s.vector_search, { available: false, reason: 'embedder_unavailable: model_missing: no model.onnx in /models' });
   t.same(s.embedder.reason, 'model_missing: no model.onnx in /models');
@@ -67,6 +73,9 @@ t.test('an index built by another model is a model mismatch: keywords answer and
     const res = await view.search({ query: 'axolotl', mode });
     t.equal(res.mode, 'bm25', `${mode} never compares vectors of two models`);
     t.equal(res.degraded, reason);
-    t.same(res.results.map((h) => h.path), ['axolotl.md']);
+    t.same(
+      res.results.map((h) => h.path),
+      ['axolotl.md'],
+    );
   }
 });

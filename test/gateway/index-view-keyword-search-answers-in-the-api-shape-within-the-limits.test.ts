@@ -9,7 +9,13 @@ const limits: SearchLimits = { defaultK: 2, maxK: 3, minScore: 0, defaultMode: '
 
 function seeded(t: Parameters<typeof tempIndex>[0]) {
   const ix = tempIndex(t, { dim: null });
-  ix.writer.upsertDocument(doc('Projects/kiln.md', [chunk(0, 'intro'), chunk(1, 'the kiln fires stoneware at cone ten', { headingPath: ['Studio', 'Firing'], line: 12 })], { title: 'Firing Log' }));
+  ix.writer.upsertDocument(
+    doc(
+      'Projects/kiln.md',
+      [chunk(0, 'intro'), chunk(1, 'the kiln fires stoneware at cone ten', { headingPath: ['Studio', 'Firing'], line: 12 })],
+      { title: 'Firing Log' },
+    ),
+  );
   ix.writer.upsertDocument(doc('Projects/glaze.md', [chunk(0, 'glaze tests for the kiln: celadon and tenmoku')]));
   ix.writer.upsertDocument(doc('Journal/monday.md', [chunk(0, 'loaded the kiln before lunch')]));
   ix.writer.upsertDocument(doc('Journal/tuesday.md', [chunk(0, 'unloaded the kiln, two pots cracked')]));
@@ -26,7 +32,10 @@ t.test('a keyword search returns defaultK hits in the API shape, with the index 
   t.equal(r.mode, 'bm25');
   t.equal(r.degraded, null, 'keyword search was asked: nothing degraded');
   t.equal(r.results.length, 2, 'defaultK hits');
-  t.ok(r.results.every((h) => /kiln/i.test(h.snippet)), 'snippets show the match');
+  t.ok(
+    r.results.every((h) => /kiln/i.test(h.snippet)),
+    'snippets show the match',
+  );
   t.match(r.index, { documents: 6, chunks: 7, vectors: 0, model: null });
   t.ok(r.took_ms >= 0);
 
@@ -41,7 +50,17 @@ t.test('a keyword search returns defaultK hits in the API shape, with the index 
     sensitive: false,
     source_type: 'vault',
   });
-  t.same(Object.keys(found[0]!).sort(), ['end_line', 'heading_path', 'path', 'score', 'sensitive', 'snippet', 'source_type', 'start_line', 'title']);
+  t.same(Object.keys(found[0]!).sort(), [
+    'end_line',
+    'heading_path',
+    'path',
+    'score',
+    'sensitive',
+    'snippet',
+    'source_type',
+    'start_line',
+    'title',
+  ]);
 });
 
 t.test('k above maxK is capped, and filters narrow the hits', async (t) => {
@@ -54,7 +73,9 @@ t.test('k above maxK is capped, and filters narrow the hits', async (t) => {
   t.same(inJournal, ['Journal/monday.md', 'Journal/tuesday.md'], '`folder` is a path prefix too');
 
   const debt = async (include?: boolean) =>
-    (await view.search({ query: 'owe money', k: 3, filters: include === undefined ? undefined : { include_sensitive: include } })).results.map((h) => h.path);
+    (
+      await view.search({ query: 'owe money', k: 3, filters: include === undefined ? undefined : { include_sensitive: include } })
+    ).results.map((h) => h.path);
   t.same(await debt(), [], 'sensitive notes are left out by default');
   t.same(await debt(true), ['Private/kiln-debt.md'], 'and found when asked');
 });

@@ -54,7 +54,10 @@ t.test('after a swap, the view reads the new file once indexGeneration moves', a
   const paths = async (): Promise<string[]> => (await view.search({ query: 'heron' })).results.map((h) => h.path).sort();
   t.same(await paths(), ['old.md']);
 
-  build(next, [['new-1.md', 'a heron in the new index'], ['new-2.md', 'another heron, rebuilt']]);
+  build(next, [
+    ['new-1.md', 'a heron in the new index'],
+    ['new-2.md', 'another heron, rebuilt'],
+  ]);
   swapIndexFiles(next, live); // what the store writer does for store.swap_index
   t.same(await paths(), ['old.md'], 'until the board says so, the open connection still reads the file it opened');
   t.match(view.state(), { documents: 1 });

@@ -5,7 +5,6 @@ import path from 'node:path';
 import t from 'tap';
 import { git, daemonOn } from '../helpers/daemon.js';
 
-
 t.test('a 1,200-note drop becomes slices of at most 500, and an agent write goes in between', async (t) => {
   const { v, d } = await daemonOn(t, { 'Projects/Atlas.md': '# Atlas\n\nthe first note\n' }, 'writes:\n  human_quiet_ms: 200\n');
 
@@ -34,7 +33,10 @@ t.test('a 1,200-note drop becomes slices of at most 500, and an agent write goes
   await allCommitted;
 
   t.ok(human.length >= 3, `the drop became ${human.length} commits`);
-  t.ok(human.every((p) => p.length <= 500), `each at most 500 notes (${human.map((p) => p.length).join(', ')})`);
+  t.ok(
+    human.every((p) => p.length <= 500),
+    `each at most 500 notes (${human.map((p) => p.length).join(', ')})`,
+  );
   t.equal(new Set(human.flat()).size, n, 'every dropped note was committed once');
   const agentSha = await agentWrite;
   t.ok(agentSha, 'the agent write was acknowledged');

@@ -5,7 +5,6 @@ import path from 'node:path';
 import t from 'tap';
 import { git, type HttpAnswer, daemonOn } from '../helpers/daemon.js';
 
-
 interface Answer extends HttpAnswer {
   ms: number;
 }
@@ -27,11 +26,19 @@ t.test('a flood of writes against max_queue 2: some busy at once, none time out,
   const ok = answers.map((a, i) => ({ a, i })).filter(({ a }) => a.status === 200);
   const busy = answers.filter((a) => a.status === 503 && a.body.error?.reason === 'busy');
   const other = answers.filter((a) => a.status !== 200 && !(a.status === 503 && a.body.error?.reason === 'busy'));
-  t.same(other.map((a) => a.body), [], 'every write either succeeded or was refused as busy (none timed out or failed otherwise)');
+  t.same(
+    other.map((a) => a.body),
+    [],
+    'every write either succeeded or was refused as busy (none timed out or failed otherwise)',
+  );
   t.ok(busy.length > 0, `some writes were refused as busy (${busy.length} of ${n})`);
   t.ok(ok.length >= 2, `the queue's worth got through (${ok.length} of ${n})`);
   const b = busy[0]!;
-  t.match(b.body.error.message, /write queue is full: \d+ writes are already waiting .*max_queue 2.*retry/, 'the message says how many are queued and to retry');
+  t.match(
+    b.body.error.message,
+    /write queue is full: \d+ writes are already waiting .*max_queue 2.*retry/,
+    'the message says how many are queued and to retry',
+  );
   t.ok(b.retryAfter !== null && Number(b.retryAfter) > 0, 'a busy refusal carries Retry-After');
   t.ok(Math.max(...busy.map((a) => a.ms)) < 5_000, 'busy is answered at once, not after waiting in line');
 
@@ -42,7 +49,8 @@ t.test('a flood of writes against max_queue 2: some busy at once, none time out,
     t.equal(readFileSync(path.join(v.dir, `Inbox/flood/n${i}.md`), 'utf8'), content(i), 'and it is on disk');
   }
   for (let i = 0; i < n; i++)
-    if (answers[i]!.status !== 200) t.throws(() => readFileSync(path.join(v.dir, `Inbox/flood/n${i}.md`)), `refused write ${i} left nothing behind`);
+    if (answers[i]!.status !== 200)
+      t.throws(() => readFileSync(path.join(v.dir, `Inbox/flood/n${i}.md`)), `refused write ${i} left nothing behind`);
 
   // once the queue has drained, writes and undos are accepted again
   const later = await post('vault_write', { path: 'Inbox/after.md', content: '# After\n\nthe flood is over\n' }, 'agent-0');

@@ -18,14 +18,27 @@ t.test('changes a killed person-commit left staged are committed by the next one
   // and edits made after that, while memvault was down
   rmSync(join(dir, 'Daily/later-deleted.md'));
   write(dir, 'Daily/edit.md', 'e2\n');
-  t.same(status(dir).sort(), ['AD Daily/later-deleted.md', 'A  Daily/new.md', 'D  Daily/gone.md', 'R  Daily/moved.md -> Daily/renamed.md', ' M Daily/edit.md'].sort());
+  t.same(
+    status(dir).sort(),
+    [
+      'AD Daily/later-deleted.md',
+      'A  Daily/new.md',
+      'D  Daily/gone.md',
+      'R  Daily/moved.md -> Daily/renamed.md',
+      ' M Daily/edit.md',
+    ].sort(),
+  );
 
   const r = await repo.commitHumanChanges(await repo.dirtyPaths());
   if (!r.ok) return t.fail(`${r.reason}: ${r.message}`);
   t.same(r.paths, ['Daily/edit.md', 'Daily/gone.md', 'Daily/moved.md', 'Daily/new.md', 'Daily/renamed.md']);
   t.same(status(dir), [], 'nothing is left staged or dirty');
   t.equal(git(dir, 'log', '-1', '--format=%an').trim(), PERSON.name);
-  t.same(git(dir, 'ls-tree', '-r', '--name-only', 'HEAD', 'Daily').trim().split('\n'), ['Daily/edit.md', 'Daily/new.md', 'Daily/renamed.md']);
+  t.same(git(dir, 'ls-tree', '-r', '--name-only', 'HEAD', 'Daily').trim().split('\n'), [
+    'Daily/edit.md',
+    'Daily/new.md',
+    'Daily/renamed.md',
+  ]);
   t.equal(git(dir, 'show', 'HEAD:Daily/edit.md'), 'e2\n');
 });
 

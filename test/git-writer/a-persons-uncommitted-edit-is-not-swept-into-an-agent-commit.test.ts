@@ -20,7 +20,11 @@ t.test('unstaged, staged and untracked edits elsewhere stay out of the agent com
   t.equal(git(dir, 'show', 'HEAD:mine.md'), 'mine v1\n');
   t.equal(git(dir, 'show', 'HEAD:staged.md'), 'staged v1\n');
 
-  t.same(status(dir).sort(), [' M mine.md', '?? draft.md', 'M  staged.md'], 'the person’s changes are exactly as they left them, staging included');
+  t.same(
+    status(dir).sort(),
+    [' M mine.md', '?? draft.md', 'M  staged.md'],
+    'the person’s changes are exactly as they left them, staging included',
+  );
   t.equal(read(dir, 'mine.md'), 'mine v2 (typing in Obsidian)\n');
   t.equal(git(dir, 'show', ':staged.md'), 'staged v2\n', 'the staged version is still staged');
 });

@@ -17,13 +17,19 @@ t.test('a plain folder is initialised on main and its notes are imported as the 
   t.equal(git(dir, 'rev-parse', '--show-toplevel').trim(), dir, 'the folder is the top of its own work tree');
   t.equal(git(dir, 'symbolic-ref', '--short', 'HEAD').trim(), 'main');
   t.equal(commitCount(dir), 1);
-  t.equal(git(dir, 'log', '-1', '--format=%s|%an <%ae>|%cn <%ce>').trim(), `memvault: initial import|${PERSON.name} <${PERSON.email}>|${PERSON.name} <${PERSON.email}>`);
+  t.equal(
+    git(dir, 'log', '-1', '--format=%s|%an <%ae>|%cn <%ce>').trim(),
+    `memvault: initial import|${PERSON.name} <${PERSON.email}>|${PERSON.name} <${PERSON.email}>`,
+  );
   t.same(git(dir, 'ls-files').trim().split('\n'), ['Inbox/idea.md', 'top.md'], 'only notes are imported');
   t.equal(git(dir, 'log', '-1', '--format=%(trailers:key=Memvault-Op,valueonly)').trim(), 'import');
 
   t.match(readFileSync(join(dir, '.git/info/exclude'), 'utf8'), /^\/\.memvault\/$/m, 'the exclusion is local to this clone');
   t.equal(git(dir, 'check-ignore', '.memvault/index.sqlite').trim(), '.memvault/index.sqlite');
-  t.notOk(status(dir).some((l) => l.includes('.memvault')), 'git status never shows memvault state');
+  t.notOk(
+    status(dir).some((l) => l.includes('.memvault')),
+    'git status never shows memvault state',
+  );
   t.same(status(dir), ['?? picture.png'], 'non-notes stay untracked, not hidden');
   git(dir, 'fsck', '--strict');
 });
@@ -34,7 +40,12 @@ t.test('reopening adds no commit and no second exclude line', async (t) => {
   await openRepo(t, dir);
   await openRepo(t, dir);
   t.equal(commitCount(dir), 1);
-  t.equal(readFileSync(join(dir, '.git/info/exclude'), 'utf8').split('\n').filter((l) => l === '/.memvault/').length, 1);
+  t.equal(
+    readFileSync(join(dir, '.git/info/exclude'), 'utf8')
+      .split('\n')
+      .filter((l) => l === '/.memvault/').length,
+    1,
+  );
 });
 
 t.test('an empty folder gets an empty initial commit so undo and history have a root', async (t) => {

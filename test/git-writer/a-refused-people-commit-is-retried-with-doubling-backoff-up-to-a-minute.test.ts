@@ -20,8 +20,15 @@ t.test('retries come 1, 2, 4 … 60, 60 s apart with the same paths, until git t
   t.same(gaps, [1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000], 'the backoff doubles from 1 s and stops at 60 s');
   h.clock.advance(60_000);
   const commits = await h.until(refusals + 1);
-  t.same(commits.map((c) => c.at), [100, 1_100, 3_100, 7_100, 15_100, 31_100, 63_100, 123_100, 183_100], 'attempts by the clock');
-  t.ok(commits.every((c) => c.paths.join() === 'Inbox/a.md,Inbox/b.md'), 'every attempt carries the kept paths');
+  t.same(
+    commits.map((c) => c.at),
+    [100, 1_100, 3_100, 7_100, 15_100, 31_100, 63_100, 123_100, 183_100],
+    'attempts by the clock',
+  );
+  t.ok(
+    commits.every((c) => c.paths.join() === 'Inbox/a.md,Inbox/b.md'),
+    'every attempt carries the kept paths',
+  );
   t.same(h.clock.pending(), [], 'accepted: no retry left');
 });
 
@@ -41,7 +48,15 @@ t.test('after a commit goes through, the next refusal waits 1 s again', async (t
   h.edits.changed(['y.md']);
   await step(); // t = 3200, refused
   t.same(h.clock.pending(), [4_200], 'the backoff starts again from 1 s, not 4 s');
-  t.same(h.commits.map((c) => [c.at, c.paths]), [[100, ['x.md']], [1_100, ['x.md']], [3_100, ['x.md']], [3_200, ['y.md']]]);
+  t.same(
+    h.commits.map((c) => [c.at, c.paths]),
+    [
+      [100, ['x.md']],
+      [1_100, ['x.md']],
+      [3_100, ['x.md']],
+      [3_200, ['y.md']],
+    ],
+  );
 });
 
 t.test('the first retry waits the quiet period when that is longer than a second', async (t) => {
@@ -54,5 +69,11 @@ t.test('the first retry waits the quiet period when that is longer than a second
   t.same(h.clock.pending(), [10_000]);
   h.clock.advance(5_000);
   const commits = await h.until(2);
-  t.same(commits.map((c) => [c.at, c.paths]), [[5_000, ['a.md']], [10_000, ['a.md']]]);
+  t.same(
+    commits.map((c) => [c.at, c.paths]),
+    [
+      [5_000, ['a.md']],
+      [10_000, ['a.md']],
+    ],
+  );
 });

@@ -58,7 +58,10 @@ t.test('twelve concurrent writes of every kind: one commit each, in call order, 
     const [paths, op] = ops[i]!;
     const changed = git(dir, 'show', '-z', '--no-renames', '--name-only', '--format=', r.sha).split('\0').filter(Boolean).sort();
     t.same(changed, [...paths].sort(), `${op} ${JSON.stringify(paths)} is alone in its commit`);
-    t.equal(git(dir, 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%(trailers:key=Memvault-Agent,valueonly)', r.sha).trim(), `${MEMVAULT.name} <${MEMVAULT.email}>|${MEMVAULT.name} <${MEMVAULT.email}>|agent-${i}`);
+    t.equal(
+      git(dir, 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%(trailers:key=Memvault-Agent,valueonly)', r.sha).trim(),
+      `${MEMVAULT.name} <${MEMVAULT.email}>|${MEMVAULT.name} <${MEMVAULT.email}>|agent-${i}`,
+    );
     t.equal(git(dir, 'log', '-1', '--format=%(trailers:key=Memvault-Op,valueonly)', r.sha).trim(), op);
   }
   t.equal(git(dir, 'show', 'HEAD:twice.md'), 'twice v3\n');
@@ -95,7 +98,12 @@ t.test('an undo queued between writes stays between them', async (t) => {
   ]);
   t.ok(a.ok && c.ok);
   t.match(u, { ok: true, reverted: b.ok ? b.sha : 'none' }, 'the undo reverts the write queued just before it');
-  t.same(git(dir, 'log', '--format=%s', '-4').trim().split('\n'), ['memvault: write c.md', 'memvault: undo b.md', 'memvault: write b.md', 'memvault: write a.md']);
+  t.same(git(dir, 'log', '--format=%s', '-4').trim().split('\n'), [
+    'memvault: write c.md',
+    'memvault: undo b.md',
+    'memvault: write b.md',
+    'memvault: write a.md',
+  ]);
   t.same(status(dir), []);
 });
 

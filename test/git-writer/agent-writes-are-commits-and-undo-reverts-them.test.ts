@@ -6,9 +6,12 @@ import t from 'tap';
 import { git, daemonOn } from '../helpers/daemon.js';
 import { call, mcpClient } from '../gateway/tools/helpers/tool-daemon.js';
 
-
 t.test('agent writes are single commits, undo reverts them, people are committed as themselves', async (t) => {
-  const { v, d } = await daemonOn(t, { 'Projects/plan.md': '---\ntitle: Plan\ntags: [q4]\n---\n# Plan\n\nShip the beta in December.\n' }, 'writes:\n  human_quiet_ms: 50\n');
+  const { v, d } = await daemonOn(
+    t,
+    { 'Projects/plan.md': '---\ntitle: Plan\ntags: [q4]\n---\n# Plan\n\nShip the beta in December.\n' },
+    'writes:\n  human_quiet_ms: 50\n',
+  );
   const client = await mcpClient(d.url, d.token, 'planner-bot');
   t.teardown(() => client.close());
 
@@ -17,7 +20,12 @@ t.test('agent writes are single commits, undo reverts them, people are committed
   const commits0 = Number(git(v.dir, 'rev-list', '--count', 'HEAD').trim());
 
   // a new note: one commit by memvault, with who and why
-  const w = await call(client, 'vault_write', { path: 'Inbox/idea.md', content: '# Idea\n\nA heated bike shed.\n', reason: 'capture idea', wait_indexed: true });
+  const w = await call(client, 'vault_write', {
+    path: 'Inbox/idea.md',
+    content: '# Idea\n\nA heated bike shed.\n',
+    reason: 'capture idea',
+    wait_indexed: true,
+  });
   t.notOk(w.isError, w.text);
   t.equal(w.body.indexed, true, 'read-your-writes: indexed when acknowledged');
   t.match(w.body.commit, /^[0-9a-f]{40}$/);
@@ -50,7 +58,11 @@ t.test('agent writes are single commits, undo reverts them, people are committed
   const u2 = await call(client, 'vault_undo_last', { wait_indexed: true });
   t.notOk(u2.isError, u2.text);
   t.notOk(existsSync(path.join(v.dir, 'Inbox/idea.md')), 'a second undo removes the new note');
-  t.equal((await call(client, 'memory_search', { query: 'heated bike shed', mode: 'bm25' })).body.results.length, 0, 'and the index follows');
+  t.equal(
+    (await call(client, 'memory_search', { query: 'heated bike shed', mode: 'bm25' })).body.results.length,
+    0,
+    'and the index follows',
+  );
 
   // a person edits a note in their editor: it is committed as them after the quiet period
   const personCommitted = new Promise<void>((resolve) => {

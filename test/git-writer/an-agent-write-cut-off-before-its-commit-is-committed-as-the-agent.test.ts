@@ -8,7 +8,15 @@ import { IntentJournal, intentFor } from '../../actors/git-writer/intent-journal
 import { git, makeVault, startDaemon, testConfig, type Running } from '../helpers/daemon.js';
 
 const lastCommitOf = (dir: string, rel: string) =>
-  git(dir, 'log', '-1', '--format=%an|%(trailers:key=Memvault-Agent,valueonly,separator=%x2C)|%(trailers:key=Memvault-Op,valueonly,separator=%x2C)', 'HEAD', '--', rel).trim();
+  git(
+    dir,
+    'log',
+    '-1',
+    '--format=%an|%(trailers:key=Memvault-Agent,valueonly,separator=%x2C)|%(trailers:key=Memvault-Op,valueonly,separator=%x2C)',
+    'HEAD',
+    '--',
+    rel,
+  ).trim();
 
 const undo = (d: Running, agent: string) => d.tool('vault_undo_last', { only_mine: true }, agent);
 
@@ -51,7 +59,9 @@ t.test('a note a person changed after the cut-off write is the person’s, not t
   await d.stop();
 
   const journal = new IntentJournal(path.join(cfg.data_dir, 'git-intent.json'));
-  await journal.record(await intentFor(v.dir, { op: 'write', path: 'Inbox/old.md', content: '# Old\n\nthe agent’s text\n' }, { agent: 'agent-7' }));
+  await journal.record(
+    await intentFor(v.dir, { op: 'write', path: 'Inbox/old.md', content: '# Old\n\nthe agent’s text\n' }, { agent: 'agent-7' }),
+  );
   v.write('Inbox/old.md', '# Old\n\nthe person’s text, saved over the agent’s\n');
 
   d = await startDaemon(cfg);

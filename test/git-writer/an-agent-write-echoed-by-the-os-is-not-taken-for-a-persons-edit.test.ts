@@ -16,7 +16,8 @@ function worktreeChange(d: { daemon: { onRouted(l: (m: AnyMsg) => void): () => v
   });
 }
 
-const counted = (metrics: string, by: string): number => Number(new RegExp(`memvault_worktree_changes_total\\{by="${by}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
+const counted = (metrics: string, by: string): number =>
+  Number(new RegExp(`memvault_worktree_changes_total\\{by="${by}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
 
 t.test('the echo of an agent write counts as own, a person’s edit as theirs', async (t) => {
   const { v, d } = await daemonOn(t, { 'Inbox/seed.md': '# Seed\n' }, 'writes:\n  human_quiet_ms: 50\n');

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { peopleEdits } from '../helpers/people-edits-harness.js';
 
-t.test('an agent about to touch a pending note gets the person\'s edit committed first, alone', async (t) => {
+t.test("an agent about to touch a pending note gets the person's edit committed first, alone", async (t) => {
   const h = peopleEdits({ quietMs: 1_000 });
   const cafe = 'Inbox/café.md'.normalize('NFC');
   h.edits.changed([cafe, 'Inbox/other.md']);

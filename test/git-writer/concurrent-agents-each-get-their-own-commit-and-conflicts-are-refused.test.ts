@@ -6,7 +6,6 @@ import t from 'tap';
 import { git, daemonOn } from '../helpers/daemon.js';
 import { call, mcpClient } from '../gateway/tools/helpers/tool-daemon.js';
 
-
 t.test('concurrent agents', async (t) => {
   const { v, d } = await daemonOn(t, { 'Projects/shared.md': '# Shared\n\nThe original text.\n' });
   const agents = await Promise.all(Array.from({ length: 8 }, (_, i) => mcpClient(d.url, d.token, `agent-${i}`)));
@@ -16,17 +15,27 @@ t.test('concurrent agents', async (t) => {
   const perAgent = 5;
   const results = await Promise.all(
     agents.flatMap((c, i) =>
-      Array.from({ length: perAgent }, (_, j) => call(c, 'vault_write', { path: `Inbox/agent-${i}-note-${j}.md`, content: `# Note ${j}\n\nWritten by agent ${i}, note ${j}.\n` })),
+      Array.from({ length: perAgent }, (_, j) =>
+        call(c, 'vault_write', { path: `Inbox/agent-${i}-note-${j}.md`, content: `# Note ${j}\n\nWritten by agent ${i}, note ${j}.\n` }),
+      ),
     ),
   );
-  t.ok(results.every((r) => !r.isError), 'every write acknowledged');
+  t.ok(
+    results.every((r) => !r.isError),
+    'every write acknowledged',
+  );
   const shas = new Set(results.map((r) => r.body.commit));
   t.equal(shas.size, 8 * perAgent, 'one distinct commit per write');
   t.equal(Number(git(v.dir, 'rev-list', '--count', 'HEAD').trim()), commits0 + 8 * perAgent, 'and no other commit');
   for (let i = 0; i < 8; i++)
     for (let j = 0; j < perAgent; j++)
-      t.equal(readFileSync(path.join(v.dir, `Inbox/agent-${i}-note-${j}.md`), 'utf8'), `# Note ${j}\n\nWritten by agent ${i}, note ${j}.\n`);
-  const authors = git(v.dir, 'log', `-${8 * perAgent}`, '--format=%(trailers:key=Memvault-Agent,valueonly)').split('\n').filter(Boolean);
+      t.equal(
+        readFileSync(path.join(v.dir, `Inbox/agent-${i}-note-${j}.md`), 'utf8'),
+        `# Note ${j}\n\nWritten by agent ${i}, note ${j}.\n`,
+      );
+  const authors = git(v.dir, 'log', `-${8 * perAgent}`, '--format=%(trailers:key=Memvault-Agent,valueonly)')
+    .split('\n')
+    .filter(Boolean);
   t.equal(new Set(authors).size, 8, 'each commit names its agent');
 
   // two agents race on one note with the mtime they both read

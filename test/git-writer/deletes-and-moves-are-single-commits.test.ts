@@ -20,17 +20,28 @@ t.test('a move is one commit of both paths, shown by git as a rename', async (t)
   const { dir, repo } = await vaultWith(t, { 'Inbox/idea.md': 'an idea worth keeping\nwith two lines\n' });
   mkdirSync(join(dir, 'Projects'));
   renameSync(join(dir, 'Inbox/idea.md'), join(dir, 'Projects/idea.md'));
-  const r = await repo.commit(['Inbox/idea.md', 'Projects/idea.md'], { op: 'move', paths: ['Inbox/idea.md', 'Projects/idea.md'], agent: 'claude' });
+  const r = await repo.commit(['Inbox/idea.md', 'Projects/idea.md'], {
+    op: 'move',
+    paths: ['Inbox/idea.md', 'Projects/idea.md'],
+    agent: 'claude',
+  });
   if (!r.ok) return t.fail(r.message);
   t.equal(commitCount(dir), 2);
   t.equal(git(dir, 'log', '-1', '--format=%s').trim(), 'memvault: move Inbox/idea.md → Projects/idea.md');
   t.equal(git(dir, 'show', '-M', '--name-status', '--format=', 'HEAD').trim(), 'R100\tInbox/idea.md\tProjects/idea.md');
-  t.same(git(dir, 'log', '-1', '--format=%(trailers:key=Memvault-Path,valueonly)').trim().split('\n'), ['Inbox/idea.md', 'Projects/idea.md']);
+  t.same(git(dir, 'log', '-1', '--format=%(trailers:key=Memvault-Path,valueonly)').trim().split('\n'), [
+    'Inbox/idea.md',
+    'Projects/idea.md',
+  ]);
   t.same(status(dir), []);
 
   // And back again: the source is now untracked-new for git, the target tracked.
   renameSync(join(dir, 'Projects/idea.md'), join(dir, 'Inbox/idea.md'));
-  const back = await repo.commit(['Projects/idea.md', 'Inbox/idea.md'], { op: 'move', paths: ['Projects/idea.md', 'Inbox/idea.md'], agent: 'claude' });
+  const back = await repo.commit(['Projects/idea.md', 'Inbox/idea.md'], {
+    op: 'move',
+    paths: ['Projects/idea.md', 'Inbox/idea.md'],
+    agent: 'claude',
+  });
   t.ok(back.ok);
   t.equal(git(dir, 'show', '-M', '--name-status', '--format=', 'HEAD').trim(), 'R100\tProjects/idea.md\tInbox/idea.md');
   git(dir, 'fsck', '--strict');

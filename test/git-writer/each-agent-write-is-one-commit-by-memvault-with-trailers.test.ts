@@ -9,7 +9,12 @@ t.test('three writes make three commits with memvault as author and committer', 
   write(dir, 'notes/new.md', 'fresh\n');
   const r2 = await repo.commit(['notes/new.md'], { op: 'write', paths: ['notes/new.md'], agent: 'codex' });
   write(dir, 'notes/new.md', 'fresher\n');
-  const r3 = await repo.commit(['notes/new.md'], { op: 'write', paths: ['notes/new.md'], agent: 'codex', reason: 'line one\nline two\ttabbed' });
+  const r3 = await repo.commit(['notes/new.md'], {
+    op: 'write',
+    paths: ['notes/new.md'],
+    agent: 'codex',
+    reason: 'line one\nline two\ttabbed',
+  });
   if (!r1.ok || !r2.ok || !r3.ok) return t.fail(`commit failed: ${JSON.stringify([r1, r2, r3])}`);
 
   t.equal(commitCount(dir), 4, 'import + one commit per write');
@@ -25,7 +30,11 @@ t.test('three writes make three commits with memvault as author and committer', 
     git(dir, 'log', '-1', '--format=%(trailers:only,unfold)', r1.sha).trim(),
     'Memvault-Op: write\nMemvault-Path: a.md\nMemvault-Agent: claude\nMemvault-Reason: fix the typo',
   );
-  t.equal(git(dir, 'log', '-1', '--format=%(trailers:key=Memvault-Reason,valueonly)', r3.sha).trim(), 'line one line two tabbed', 'a reason is one line');
+  t.equal(
+    git(dir, 'log', '-1', '--format=%(trailers:key=Memvault-Reason,valueonly)', r3.sha).trim(),
+    'line one line two tabbed',
+    'a reason is one line',
+  );
   t.equal(git(dir, 'log', '-1', '--format=%(trailers:key=Memvault-Reason)', r2.sha).trim(), '', 'no reason, no trailer');
 
   const stat = git(dir, 'show', '--stat', '--format=', r2.sha);
@@ -55,7 +64,10 @@ t.test('concurrent commits are serialised: each gets its own commit, none fails 
   const writes = Array.from({ length: 8 }, (_, i) => `agent${i}/note.md`);
   for (const p of writes) write(dir, p, `${p}\n`);
   const results = await Promise.all(writes.map((p, i) => repo.commit([p], { op: 'write', paths: [p], agent: `agent${i}` })));
-  t.ok(results.every((r) => r.ok), JSON.stringify(results.filter((r) => !r.ok)));
+  t.ok(
+    results.every((r) => r.ok),
+    JSON.stringify(results.filter((r) => !r.ok)),
+  );
   t.equal(commitCount(dir), 9);
   t.same(git(dir, 'log', '--format=%(trailers:key=Memvault-Path,valueonly)', '-8').split('\n').filter(Boolean).sort(), [...writes].sort());
 });

@@ -19,13 +19,18 @@ t.test('all changed notes (new, modified, deleted, renamed) go into one commit b
   if (!r.ok) return t.fail(r.message);
   t.same(r.paths, ['Daily/2024-05-01.md', 'drop.md', 'edit.md', 'new name.md', 'old name.md']);
   t.equal(git(dir, 'rev-parse', 'HEAD').trim(), r.sha);
-  t.equal(git(dir, 'log', '-1', '--format=%s|%an <%ae>|%cn <%ce>').trim(), `memvault: human edit of 5 notes|${PERSON.name} <${PERSON.email}>|${PERSON.name} <${PERSON.email}>`);
+  t.equal(
+    git(dir, 'log', '-1', '--format=%s|%an <%ae>|%cn <%ce>').trim(),
+    `memvault: human edit of 5 notes|${PERSON.name} <${PERSON.email}>|${PERSON.name} <${PERSON.email}>`,
+  );
   t.equal(git(dir, 'log', '-1', '--format=%(trailers:key=Memvault-Op,valueonly)').trim(), 'human');
   t.equal(git(dir, 'log', '-1', '--format=%(trailers:key=Memvault-Agent)').trim(), '', 'no agent on a person’s commit');
-  t.same(
-    git(dir, 'show', '-M', '--name-status', '--format=', 'HEAD').trim().split('\n').sort(),
-    ['A\tDaily/2024-05-01.md', 'D\tdrop.md', 'M\tedit.md', 'R100\told name.md\tnew name.md'],
-  );
+  t.same(git(dir, 'show', '-M', '--name-status', '--format=', 'HEAD').trim().split('\n').sort(), [
+    'A\tDaily/2024-05-01.md',
+    'D\tdrop.md',
+    'M\tedit.md',
+    'R100\told name.md\tnew name.md',
+  ]);
   t.same(status(dir), ['?? image.png'], 'a non-note is left for the person to decide');
   t.match(await repo.commitHumanChanges(), { ok: false, reason: 'nothing_to_commit' });
 });

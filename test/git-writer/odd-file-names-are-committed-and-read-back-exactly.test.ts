@@ -36,7 +36,11 @@ t.test('each odd name is written, committed alone, and read back from the log ex
   const log = await repo.log(ODD.length);
   t.same(log.map((e) => e.paths[0]).reverse(), ODD, 'Memvault-Path trailers round-trip');
   t.ok(log.every((e) => e.paths.length === 1 && e.op === 'write'));
-  t.equal(git(dir, 'log', '-1', '--format=%s').trimEnd(), 'memvault: write "new\\nline.md"', 'a newline in a name is quoted, not breaking the subject');
+  t.equal(
+    git(dir, 'log', '-1', '--format=%s').trimEnd(),
+    'memvault: write "new\\nline.md"',
+    'a newline in a name is quoted, not breaking the subject',
+  );
   git(dir, 'fsck', '--strict');
 });
 
@@ -45,7 +49,10 @@ t.test('odd names written at once (one grouped fast-import) commit and read back
   write(dir, 'decoy.md', 'changed\n');
   for (const p of ODD) write(dir, p, `grouped ${p}\n`);
   const rs = await Promise.all(ODD.map((p) => repo.commit([p], { op: 'write', paths: [p], agent: 'claude' })));
-  t.ok(rs.every((r) => r.ok), JSON.stringify(rs.filter((r) => !r.ok)));
+  t.ok(
+    rs.every((r) => r.ok),
+    JSON.stringify(rs.filter((r) => !r.ok)),
+  );
   for (const [i, r] of rs.entries()) {
     if (!r.ok) continue;
     t.same(git(dir, 'show', '-z', '--name-only', '--format=', r.sha).split('\0').filter(Boolean), [ODD[i]]);

@@ -16,10 +16,21 @@ t.test('1,234 changed notes are three commits of 500, 500 and 234, each path onc
   h.clock.advance(1_000);
   const commits = await h.until(3);
   await agent;
-  t.same(commits.map((c) => c.paths.length), [500, 500, 234], 'slices of at most 500');
-  t.same(commits.flatMap((c) => c.paths), all, 'every path committed once, in the order they changed');
+  t.same(
+    commits.map((c) => c.paths.length),
+    [500, 500, 234],
+    'slices of at most 500',
+  );
+  t.same(
+    commits.flatMap((c) => c.paths),
+    all,
+    'every path committed once, in the order they changed',
+  );
   t.same(h.chain, ['people', 'agent write', 'people', 'people'], 'the agent write goes between the first and second slice');
-  t.ok(commits.every((c) => c.at === 1_000), 'the slices follow each other without waiting for the clock');
+  t.ok(
+    commits.every((c) => c.at === 1_000),
+    'the slices follow each other without waiting for the clock',
+  );
   t.same(h.clock.pending(), []);
 });
 
@@ -34,7 +45,11 @@ t.test('a path changed while the slices run is taken by the running chain, and i
   h.edits.changed(all);
   h.clock.advance(1_000);
   const commits = await h.until(2);
-  t.same(commits.map((c) => c.paths.length), [500, 101], 'the second slice takes the rest and the late path');
+  t.same(
+    commits.map((c) => c.paths.length),
+    [500, 101],
+    'the second slice takes the rest and the late path',
+  );
   t.equal(commits[1]!.paths.at(-1), 'late.md');
   await h.idle();
   t.same(h.clock.pending(), [2_000], "the late path's quiet period is still armed");

@@ -21,7 +21,10 @@ t.test('undo restores the note with a revert commit that names what it reverts',
     `${w.sha} memvault: write a.md`,
     `${git(dir, 'rev-list', '--max-parents=0', 'HEAD').trim()} memvault: initial import`,
   ]);
-  t.equal(git(dir, 'log', '-1', '--format=%an <%ae>|%cn <%ce>').trim(), `${MEMVAULT.name} <${MEMVAULT.email}>|${MEMVAULT.name} <${MEMVAULT.email}>`);
+  t.equal(
+    git(dir, 'log', '-1', '--format=%an <%ae>|%cn <%ce>').trim(),
+    `${MEMVAULT.name} <${MEMVAULT.email}>|${MEMVAULT.name} <${MEMVAULT.email}>`,
+  );
   t.equal(
     git(dir, 'log', '-1', '--format=%(trailers:only,unfold)').trim(),
     `Memvault-Op: undo\nMemvault-Path: a.md\nMemvault-Agent: claude\nMemvault-Reason: wrong note\nMemvault-Reverts: ${w.sha}`,

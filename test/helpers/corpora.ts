@@ -23,7 +23,9 @@ export function corpusDir(name: CorpusName): string {
 
 /** The corpus's .md file names, sorted (stable across machines); throws when there are none. */
 export function corpusFiles(name: CorpusName): string[] {
-  const files = readdirSync(corpusDir(name)).filter((f) => f.endsWith('.md')).sort();
+  const files = readdirSync(corpusDir(name))
+    .filter((f) => f.endsWith('.md'))
+    .sort();
   if (files.length === 0) throw new Error(`the shared corpus ${name} at ${corpusDir(name)} holds no .md files`);
   return files;
 }
@@ -31,7 +33,9 @@ export function corpusFiles(name: CorpusName): string[] {
 /** `count` chunks of about `words` words spread over chapters 10–29 of the Rust book: the kind of text a vault embeds. */
 export function rustBookChunks(count: number, words = 40): string[] {
   const dir = corpusDir('rust-book');
-  const all = corpusFiles('rust-book').slice(10, 30).flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split(/\s+/).filter(Boolean));
+  const all = corpusFiles('rust-book')
+    .slice(10, 30)
+    .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split(/\s+/).filter(Boolean));
   const step = Math.floor(all.length / count);
   return Array.from({ length: count }, (_, i) => all.slice(i * step, i * step + words).join(' '));
 }

@@ -46,7 +46,10 @@ export function makeVault(files: Record<string, string | Buffer> = {}, opts: { c
 export function testConfig(vault: string, yaml = '', opts: { logLevel?: string } = {}): Config {
   const dataDir = path.join(path.dirname(vault), 'data');
   const file = path.join(path.dirname(vault), 'memvault.yaml');
-  writeFileSync(file, `data_dir: ${JSON.stringify(dataDir)}\nlisten: 127.0.0.1:0\nlog:\n  level: ${opts.logLevel ?? 'silent'}\nwatcher:\n  debounce_ms: 30\n  rename_window_ms: 400\n${yaml}`);
+  writeFileSync(
+    file,
+    `data_dir: ${JSON.stringify(dataDir)}\nlisten: 127.0.0.1:0\nlog:\n  level: ${opts.logLevel ?? 'silent'}\nwatcher:\n  debounce_ms: 30\n  rename_window_ms: 400\n${yaml}`,
+  );
   const cfg = loadConfig({ file, vault });
   mkdirSync(path.join(dataDir, 'models'), { recursive: true });
   return cfg;
@@ -103,7 +106,8 @@ export async function startDaemon(cfg: Config, mode: 'serve' | 'oneshot' = 'serv
   await daemon.start();
   const url = `http://127.0.0.1:${daemon.board.get('gatewayPort')}`;
   const token = readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim();
-  const api = <T>(method: 'GET' | 'POST', route: string, body?: unknown, tok: string | null = token) => httpCall<T>(url, method, route, body, { token: tok });
+  const api = <T>(method: 'GET' | 'POST', route: string, body?: unknown, tok: string | null = token) =>
+    httpCall<T>(url, method, route, body, { token: tok });
   return {
     daemon,
     cfg,
@@ -174,7 +178,9 @@ export async function nextRestart(daemon: Daemon, child: string): Promise<void> 
 /** Rejects with `what` after `ms`: a wait in a test ends in a failure that says what did not happen, never a hang. */
 export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
+  const deadline = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)),
+  );
   return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
 }
 

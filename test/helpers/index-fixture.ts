@@ -58,7 +58,11 @@ export function sha256(s: string): string {
   return createHash('sha256').update(s).digest('hex');
 }
 
-export function chunk(seq: number, content: string, opts: { headingPath?: string[]; vector?: Float32Array | null; line?: number } = {}): UpsertChunk {
+export function chunk(
+  seq: number,
+  content: string,
+  opts: { headingPath?: string[]; vector?: Float32Array | null; line?: number } = {},
+): UpsertChunk {
   const headingPath = opts.headingPath ?? [];
   const line = opts.line ?? seq * 10 + 1;
   return {

@@ -27,7 +27,11 @@ export interface PeopleEditsHarness {
 }
 
 /** `answer(n)` says whether the n-th commit (from 0) goes through; default every commit does. */
-export function peopleEdits(opts: { quietMs: number; answer?: (n: number, paths: string[]) => boolean; onCommit?: (c: Commit) => void }): PeopleEditsHarness {
+export function peopleEdits(opts: {
+  quietMs: number;
+  answer?: (n: number, paths: string[]) => boolean;
+  onCommit?: (c: Commit) => void;
+}): PeopleEditsHarness {
   const clock = new ManualClock();
   const commits: Commit[] = [];
   const chain: string[] = [];

@@ -39,7 +39,10 @@ export interface WatcherHarness {
 }
 
 /** Builds the core on an empty temp vault (removed at teardown); the clock starts at 0. */
-export function watcherHarness(t: Teardown, over: Partial<Pick<WatcherDeps, 'debounceMs' | 'renameWindowMs' | 'maxInFlight'>> = {}): WatcherHarness {
+export function watcherHarness(
+  t: Teardown,
+  over: Partial<Pick<WatcherDeps, 'debounceMs' | 'renameWindowMs' | 'maxInFlight'>> = {},
+): WatcherHarness {
   const root = mkdtempSync(path.join(os.tmpdir(), 'memvault-watcher-'));
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   const clock = new ManualClock();
@@ -60,7 +63,8 @@ export function watcherHarness(t: Teardown, over: Partial<Pick<WatcherDeps, 'deb
     board,
     log: makeLogger('watcher', { level: 'silent' }),
   });
-  const of = <T extends WatcherOut['type']>(type: T): Array<WatcherOutOf<T>> => emitted.filter((m): m is WatcherOutOf<T> => m.type === type);
+  const of = <T extends WatcherOut['type']>(type: T): Array<WatcherOutOf<T>> =>
+    emitted.filter((m): m is WatcherOutOf<T> => m.type === type);
   return {
     root,
     clock,

@@ -6,7 +6,8 @@ import { destinationOf } from '../../messages/index.js';
 function notes(n: number, tag: string): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < n; i++)
-    files[`Inbox/${tag}-${i}.md`] = `# Note ${i}\n\nThis note about ${tag} number ${i} mentions lighthouse keeper ${i * 7}.\n\n## More\n\nA second section so it has two chunks, item ${i}.\n`;
+    files[`Inbox/${tag}-${i}.md`] =
+      `# Note ${i}\n\nThis note about ${tag} number ${i} mentions lighthouse keeper ${i * 7}.\n\n## More\n\nA second section so it has two chunks, item ${i}.\n`;
   return files;
 }
 

@@ -4,7 +4,10 @@ import t from 'tap';
 import { allZero, indexConsistency, makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
 
 t.test('user_id alice: counted, reconciled by stat after a restart, deletes applied', async (t) => {
-  const v = makeVault({ 'Projects/kiln.md': '# Kiln\n\nThe pottery kiln reaches cone six.\n', 'Inbox/loom.md': '# Loom\n\nThe loom needs a heddle.\n' });
+  const v = makeVault({
+    'Projects/kiln.md': '# Kiln\n\nThe pottery kiln reaches cone six.\n',
+    'Inbox/loom.md': '# Loom\n\nThe loom needs a heddle.\n',
+  });
   t.teardown(() => v.cleanup());
   const cfg = testConfig(v.dir, 'user_id: alice\n');
   const first = await startDaemon(cfg);

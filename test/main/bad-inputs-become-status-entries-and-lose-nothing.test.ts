@@ -34,7 +34,11 @@ t.test('each bad input is reported with its reason and nothing else is lost', as
   t.match(states.get('Inbox/weird #1 [x] ü — 日本.md'), { state: 'indexed' });
   for (const s of states.values()) t.ok(s.state !== 'failed' || (s.message ?? '').length > 0, `${s.path} has a message`);
 
-  t.equal((await d.search('zebra crossing', { mode: 'bm25' })).results[0]?.path, 'Inbox/bad-frontmatter.md', 'malformed frontmatter: the body is indexed');
+  t.equal(
+    (await d.search('zebra crossing', { mode: 'bm25' })).results[0]?.path,
+    'Inbox/bad-frontmatter.md',
+    'malformed frontmatter: the body is indexed',
+  );
   t.equal((await d.search('platypus', { mode: 'bm25' })).results[0]?.path, 'Inbox/weird #1 [x] ü — 日本.md');
   t.equal((await d.search('walrus chowder', { mode: 'bm25' })).results[0]?.path, 'Inbox/good.md');
 

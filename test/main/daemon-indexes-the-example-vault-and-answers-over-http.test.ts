@@ -27,7 +27,10 @@ t.test('the example vault is indexed and searchable over HTTP', async (t) => {
   }
   // Templates/ and .obsidian/ are ignored
   const tpl = await d.search('{{date}} template', { k: 20, mode: 'bm25' });
-  t.notOk(tpl.results.some((h: { path: string }) => h.path.startsWith('Templates/')), 'Templates/ is not indexed');
+  t.notOk(
+    tpl.results.some((h: { path: string }) => h.path.startsWith('Templates/')),
+    'Templates/ is not indexed',
+  );
 });
 
 t.test('every /v1 route needs the bearer token; healthz and metrics do not', async (t) => {

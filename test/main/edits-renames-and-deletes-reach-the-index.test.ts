@@ -5,7 +5,8 @@ import t from 'tap';
 import { allZero, indexConsistency, daemonOn } from '../helpers/daemon.js';
 
 const A = '# Garden\n\nThe tomatoes need staking before the storm on Friday.\n';
-const B = '# Harbor log\n\nThe ferry schedule changes in winter; the last boat leaves at nine.\n\n## Crew\n\nMarta runs the morning shift.\n';
+const B =
+  '# Harbor log\n\nThe ferry schedule changes in winter; the last boat leaves at nine.\n\n## Crew\n\nMarta runs the morning shift.\n';
 
 t.test('edits, atomic saves, renames and deletes are reflected in search', async (t) => {
   const { v, d } = await daemonOn(t, { 'Inbox/garden.md': A, 'Projects/harbor.md': B });

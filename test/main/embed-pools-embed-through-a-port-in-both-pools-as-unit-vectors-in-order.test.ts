@@ -25,11 +25,17 @@ t.test('both pools embed a batch through a port as unit vectors in order', async
   const texts = ['The heron waits by the weir.', 'Quarterly tax forms are due in April.', 'Lentil soup with cumin and lemon.', ''];
 
   const [bulk, query] = await Promise.all([run('bulk', { settings, texts }), run('query', { settings, texts })]);
-  for (const [name, r] of [['bulk', bulk], ['query', query]] as const) {
+  for (const [name, r] of [
+    ['bulk', bulk],
+    ['query', query],
+  ] as const) {
     t.match(r.info, { provider: 'use-lite', dim: 512 }, `${name}: the use-lite model answered`);
     const rows = splitRows(r);
     t.equal(rows.length, texts.length, `${name}: one vector per text`);
-    t.ok(rows.every((v) => v.length === 512 && Math.abs(dot(v, v) - 1) < 1e-4), `${name}: unit vectors`);
+    t.ok(
+      rows.every((v) => v.length === 512 && Math.abs(dot(v, v) - 1) < 1e-4),
+      `${name}: unit vectors`,
+    );
   }
 
   // order: each row is the vector of the text at its place, as embedding that text alone gives it

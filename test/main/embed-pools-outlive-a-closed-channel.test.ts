@@ -36,5 +36,8 @@ t.test('a new channel after the old one closed is served by the same loaded mode
   t.teardown(() => second.close());
   const after = splitRows(await poolClient(second.port)('bulk', { settings, texts }));
   t.equal(after.length, 2, 'the next incarnation is served');
-  t.ok(after.every((v, i) => dot(v, before[i]!) > 0.99999), 'by the model loaded before the first channel closed');
+  t.ok(
+    after.every((v, i) => dot(v, before[i]!) > 0.99999),
+    'by the model loaded before the first channel closed',
+  );
 });

@@ -23,7 +23,11 @@ t.test('a missing model is reason model_missing, and the same pool then embeds w
   const direct = await pools.run('query', { settings: missing, texts: ['x'] });
   t.match(direct, { ok: false, code: 'model_missing', message: /no model\.onnx/ }, 'main sees the failure as data');
 
-  await t.rejects(run('query', { settings: missing, texts: ['x'] }), { code: 'model_missing', message: /no model\.onnx/ }, 'the actor sees an Error with the reason code');
+  await t.rejects(
+    run('query', { settings: missing, texts: ['x'] }),
+    { code: 'model_missing', message: /no model\.onnx/ },
+    'the actor sees an Error with the reason code',
+  );
 
   const useLite: EmbedTask['settings'] = { kind: 'use-lite', cacheDir: path.join(dir, 'models'), quantize: 'fp32' };
   const r = await run('query', { settings: useLite, texts: ['The heron waits by the weir.'] });

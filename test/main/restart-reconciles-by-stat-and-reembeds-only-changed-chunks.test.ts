@@ -7,7 +7,10 @@ import { allZero, indexConsistency, makeVault, startDaemon, testConfig, daemonOn
 
 const long = (topic: string) =>
   `# ${topic}\n\n` +
-  Array.from({ length: 4 }, (_, s) => `## Part ${s}\n\n` + `The ${topic} part ${s} explains detail ${s} in plain words. `.repeat(6) + '\n').join('\n');
+  Array.from(
+    { length: 4 },
+    (_, s) => `## Part ${s}\n\n` + `The ${topic} part ${s} explains detail ${s} in plain words. `.repeat(6) + '\n',
+  ).join('\n');
 
 t.test('restart over an unchanged vault makes no embedding calls', async (t) => {
   const v = makeVault({ 'Projects/alpha.md': long('alpha'), 'Projects/beta.md': long('beta'), 'Inbox/gamma.md': long('gamma') });

@@ -6,7 +6,8 @@ import { daemonOn } from '../helpers/daemon.js';
 t.test('modes, filters and sensitive exclusion', async (t) => {
   const { d } = await daemonOn(t, {
     'Projects/boat.md': '---\ntags: [sailing, repairs]\n---\n# Boat\n\nThe sailboat hull needs new varnish before launch.\n',
-    'Projects/car.md': '---\ntags: [repairs]\n---\n# Car\n\nThe car brakes squeal; replace the pads and check the varnish on the dashboard.\n',
+    'Projects/car.md':
+      '---\ntags: [repairs]\n---\n# Car\n\nThe car brakes squeal; replace the pads and check the varnish on the dashboard.\n',
     'People/ines.md': '---\nsensitive: true\n---\n# Ines\n\nInes shared her varnish allergy and her home address.\n',
     'Daily/2026-11-20.md': '# Friday\n\nWent to the dentist; the tooth filling is done.\n',
   });
@@ -27,7 +28,11 @@ t.test('modes, filters and sensitive exclusion', async (t) => {
   t.ok(ines, 'included when asked for');
   t.equal(ines?.sensitive, true, 'and flagged');
 
-  t.same(paths(await d.search('varnish', { mode: 'bm25', filters: { path_prefix: 'Projects/boat' } })), ['Projects/boat.md'], 'path prefix');
+  t.same(
+    paths(await d.search('varnish', { mode: 'bm25', filters: { path_prefix: 'Projects/boat' } })),
+    ['Projects/boat.md'],
+    'path prefix',
+  );
   t.same(paths(await d.search('varnish', { mode: 'bm25', filters: { tags: ['sailing'] } })), ['Projects/boat.md'], 'tags');
   t.same(paths(await d.search('varnish', { mode: 'bm25', filters: { since: Date.now() + 60_000 } })), [], 'since');
   t.same(paths(await d.search('varnish', { mode: 'bm25', filters: { source_type: 'chat' } })), [], 'source type');

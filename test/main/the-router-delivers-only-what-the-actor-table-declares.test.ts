@@ -52,8 +52,16 @@ t.test('requests: main answers its own, an undeclared one is refused, one to an 
   const { r, answered } = router();
   t.same(await r.request({ type: 'main.metrics' }, 'gateway', 1_000), { text: 'metrics', contentType: 'text/plain' });
   t.same(answered, [{ type: 'main.metrics' }]);
-  const refused = (p: Promise<unknown>): Promise<unknown> => p.then(() => 'answered', (err: { reason?: string }) => err.reason);
+  const refused = (p: Promise<unknown>): Promise<unknown> =>
+    p.then(
+      () => 'answered',
+      (err: { reason?: string }) => err.reason,
+    );
   t.equal(await refused(r.request({ type: 'main.reindex' }, 'watcher', null)), 'undeclared', 'the watcher may not ask for a reindex');
-  t.equal(await refused(r.request({ type: 'git.undo', req: { agent: 'a', onlyMine: true } }, 'gateway', 1_000)), 'not_running', 'writes off: no git writer');
+  t.equal(
+    await refused(r.request({ type: 'git.undo', req: { agent: 'a', onlyMine: true } }, 'gateway', 1_000)),
+    'not_running',
+    'writes off: no git writer',
+  );
   t.equal(answered.length, 1);
 });

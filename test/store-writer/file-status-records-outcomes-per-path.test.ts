@@ -12,6 +12,9 @@ t.test('the latest outcome per path is kept and listed by path', async (t) => {
     { path: 'a.png', state: 'skipped', reason: 'binary', message: null, updatedAt: clock.now() - 5 },
     { path: 'b.md', state: 'indexed', reason: 'frontmatter_invalid', message: 'bad YAML at line 2: body indexed', updatedAt: clock.now() },
   ]);
-  t.same(writer.reader.fileStatuses('skipped').map((s) => s.path), ['a.png']);
+  t.same(
+    writer.reader.fileStatuses('skipped').map((s) => s.path),
+    ['a.png'],
+  );
   t.throws(() => writer.setFileStatus('c.md', 'weird' as never), /CHECK constraint/, 'an unknown state is a bug');
 });

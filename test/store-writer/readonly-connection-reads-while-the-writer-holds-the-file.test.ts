@@ -20,7 +20,11 @@ t.test('a read-only connection sees commits while the writer is mid-transaction'
   db.exec('BEGIN IMMEDIATE');
   db.prepare(`UPDATE memory_documents SET title = 'uncommitted' WHERE source_id = 'a.md'`).run();
   const hits = search(ro, { query: 'pelican', k: 5, mode: 'hybrid' }, randomUnit(16, r));
-  t.same(hits.map((h) => [h.path, h.title]), [['a.md', 'a']], 'the reader is not blocked and sees the last commit');
+  t.same(
+    hits.map((h) => [h.path, h.title]),
+    [['a.md', 'a']],
+    'the reader is not blocked and sees the last commit',
+  );
   db.exec('ROLLBACK');
 
   writer.upsertDocument(doc('b.md', [chunk(0, 'second pelican')]));
@@ -59,6 +63,11 @@ t.test('reopening a migrated index keeps its data and meta', async (t) => {
   t.equal(reader.counts().vectors, 1);
   t.same(reader.model(), writer.model());
   t.equal(reader.chunkerVersion(), 'test-1');
-  t.same(reader.documentStats('vault').get('a.md'), { mtimeMs: 1000, size: 4, contentHash: writer.reader.document('vault', 'a.md')!.contentHash, chunkerVersion: 'test-1' });
+  t.same(reader.documentStats('vault').get('a.md'), {
+    mtimeMs: 1000,
+    size: 4,
+    contentHash: writer.reader.document('vault', 'a.md')!.contentHash,
+    chunkerVersion: 'test-1',
+  });
   t.ok(db.open);
 });

@@ -7,7 +7,13 @@ const r = rng(4);
 
 t.test('rename keeps chunk ids and vectors and updates path, title and stat', async (t) => {
   const { db, writer } = tempIndex(t);
-  writer.upsertDocument(doc('old/name.md', [chunk(0, 'content about otters', { vector: randomUnit(16, r) }), chunk(1, 'more otters', { vector: randomUnit(16, r) })], { title: 'Old Title' }));
+  writer.upsertDocument(
+    doc(
+      'old/name.md',
+      [chunk(0, 'content about otters', { vector: randomUnit(16, r) }), chunk(1, 'more otters', { vector: randomUnit(16, r) })],
+      { title: 'Old Title' },
+    ),
+  );
   const chunksBefore = db.prepare('SELECT * FROM memory_chunks ORDER BY id').all();
   const vectorsBefore = db.prepare('SELECT chunk_id, hex(embedding) FROM memory_vectors ORDER BY chunk_id').all();
 
@@ -21,7 +27,11 @@ t.test('rename keeps chunk ids and vectors and updates path, title and stat', as
   t.equal(d.size, 321);
 
   const byTitle = search(db, { query: 'zebra', k: 5, mode: 'bm25' }, null);
-  t.same(byTitle.map((h) => h.path), ['new/place.md', 'new/place.md'], 'the new title is searchable in every chunk');
+  t.same(
+    byTitle.map((h) => h.path),
+    ['new/place.md', 'new/place.md'],
+    'the new title is searchable in every chunk',
+  );
   t.same(search(db, { query: 'Old Title', k: 5, mode: 'bm25' }, null), [], 'the old title is gone');
   t.same(Object.values(writer.reader.consistency()), [0, 0, 0, 0, 0, 0]);
 });
@@ -35,7 +45,10 @@ t.test('renaming onto a live or deleted note replaces it', async (t) => {
 
   t.equal(writer.renameDocument('vault', 'a.md', 'b.md', 'b', 1, 1), true, 'onto a live note');
   t.same(db.prepare('SELECT source_id FROM memory_documents ORDER BY source_id').pluck().all(), ['b.md', 'c.md']);
-  t.same(search(db, { query: 'apples bananas', k: 5, mode: 'bm25' }, null).map((h) => [h.path, h.snippet]), [['b.md', 'apples']]);
+  t.same(
+    search(db, { query: 'apples bananas', k: 5, mode: 'bm25' }, null).map((h) => [h.path, h.snippet]),
+    [['b.md', 'apples']],
+  );
 
   t.equal(writer.renameDocument('vault', 'b.md', 'c.md', 'c', 1, 1), true, 'onto a deleted note');
   const rows = db.prepare('SELECT source_id, deleted_at FROM memory_documents').all();

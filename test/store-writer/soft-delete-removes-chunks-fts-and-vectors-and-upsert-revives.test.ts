@@ -7,7 +7,9 @@ const r = rng(3);
 
 t.test('soft delete leaves the row and nothing searchable', async (t) => {
   const { db, writer, clock } = tempIndex(t);
-  writer.upsertDocument(doc('gone.md', [chunk(0, 'ephemeral walrus', { vector: randomUnit(16, r) }), chunk(1, 'second walrus', { vector: randomUnit(16, r) })]));
+  writer.upsertDocument(
+    doc('gone.md', [chunk(0, 'ephemeral walrus', { vector: randomUnit(16, r) }), chunk(1, 'second walrus', { vector: randomUnit(16, r) })]),
+  );
   writer.upsertDocument(doc('kept.md', [chunk(0, 'a walrus that stays', { vector: randomUnit(16, r) })]));
   clock.advance(10);
   t.equal(writer.deleteDocument('vault', 'gone.md'), true);
@@ -20,7 +22,10 @@ t.test('soft delete leaves the row and nothing searchable', async (t) => {
   t.equal(writer.reader.document('vault', 'gone.md'), null);
   t.notOk(writer.reader.documentStats('vault').has('gone.md'));
   const hits = search(db, { query: 'walrus', k: 10, mode: 'bm25' }, null);
-  t.same(hits.map((h) => h.path), ['kept.md']);
+  t.same(
+    hits.map((h) => h.path),
+    ['kept.md'],
+  );
   t.same(Object.values(writer.reader.consistency()), [0, 0, 0, 0, 0, 0]);
 });
 
@@ -34,7 +39,10 @@ t.test('upserting a deleted note revives the same row with fresh chunks', async 
   const d = writer.reader.document('vault', 'n.md')!;
   t.equal(d.createdAt, clock.now(), 'a revived note is new again');
   t.same(db.prepare('SELECT content FROM memory_chunks').pluck().all(), ['second life']);
-  t.same(search(db, { query: 'life', k: 5, mode: 'bm25' }, null).map((h) => h.snippet), ['second life']);
+  t.same(
+    search(db, { query: 'life', k: 5, mode: 'bm25' }, null).map((h) => h.snippet),
+    ['second life'],
+  );
 });
 
 t.test('a chunk can never be attached to a deleted document', async (t) => {
@@ -42,7 +50,12 @@ t.test('a chunk can never be attached to a deleted document', async (t) => {
   const { documentId } = writer.upsertDocument(doc('n.md', [chunk(0, 'x')]));
   writer.deleteDocument('vault', 'n.md');
   t.throws(
-    () => db.prepare(`INSERT INTO memory_chunks (document_id, seq, content, token_count, heading_path, start_line, end_line, content_hash) VALUES (?, 0, 'x', 1, '[]', 1, 1, 'h')`).run(documentId),
+    () =>
+      db
+        .prepare(
+          `INSERT INTO memory_chunks (document_id, seq, content, token_count, heading_path, start_line, end_line, content_hash) VALUES (?, 0, 'x', 1, '[]', 1, 1, 'h')`,
+        )
+        .run(documentId),
     /deleted document/,
   );
 });

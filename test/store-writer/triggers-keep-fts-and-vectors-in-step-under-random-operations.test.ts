@@ -16,7 +16,16 @@ type Op =
 
 const path = fc.constantFrom(...PATHS);
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('upsert' as const), path, words: fc.array(fc.nat(WORDS.length - 1), { maxLength: 5 }), withVectors: fc.boolean(), title: fc.constantFrom('T1', 'T2') }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('upsert' as const),
+      path,
+      words: fc.array(fc.nat(WORDS.length - 1), { maxLength: 5 }),
+      withVectors: fc.boolean(),
+      title: fc.constantFrom('T1', 'T2'),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('touch' as const), path }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), path }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('rename' as const), from: path, to: path, title: fc.constantFrom('R1', 'R2') }) },

@@ -15,26 +15,47 @@ interface Row {
 t.test('an edit replaces only the changed chunk and moves the unchanged ones in place', async (t) => {
   const { db, writer, clock } = tempIndex(t);
   const [va, vb, vc] = [randomUnit(16, r), randomUnit(16, r), randomUnit(16, r)];
-  writer.upsertDocument(doc('n.md', [chunk(0, 'intro text', { vector: va }), chunk(1, 'old middle', { vector: vb }), chunk(2, 'the end', { vector: vc })]));
+  writer.upsertDocument(
+    doc('n.md', [chunk(0, 'intro text', { vector: va }), chunk(1, 'old middle', { vector: vb }), chunk(2, 'the end', { vector: vc })]),
+  );
   const before = db.prepare('SELECT id, seq, content, start_line FROM memory_chunks ORDER BY seq').all() as Row[];
   const createdAt = new IndexReader(db).document('vault', 'n.md')!.createdAt;
 
   clock.advance(1000);
   const vNew = randomUnit(16, r);
   const res = writer.upsertDocument(
-    doc('n.md', [chunk(0, 'intro text', { vector: va }), chunk(1, 'new middle', { vector: vNew }), chunk(2, 'an extra part'), chunk(3, 'the end', { vector: null, line: 99 })]),
+    doc('n.md', [
+      chunk(0, 'intro text', { vector: va }),
+      chunk(1, 'new middle', { vector: vNew }),
+      chunk(2, 'an extra part'),
+      chunk(3, 'the end', { vector: null, line: 99 }),
+    ]),
   );
   t.equal(res.chunks, 4);
   const after = db.prepare('SELECT id, seq, content, start_line FROM memory_chunks ORDER BY seq').all() as Row[];
-  t.same(after.map((x) => x.content), ['intro text', 'new middle', 'an extra part', 'the end']);
+  t.same(
+    after.map((x) => x.content),
+    ['intro text', 'new middle', 'an extra part', 'the end'],
+  );
   t.equal(after[0]!.id, before[0]!.id, 'unchanged first chunk keeps its row');
   t.equal(after[3]!.id, before[2]!.id, 'unchanged last chunk keeps its row though it moved');
   t.equal(after[3]!.start_line, 99, 'and its lines are updated');
   t.not(after[1]!.id, before[1]!.id, 'changed chunk is a new row');
 
-  const vecIds = (db.prepare('SELECT chunk_id FROM memory_vectors ORDER BY chunk_id').pluck().all() as number[]);
-  t.same(vecIds, [after[0]!.id, after[1]!.id, after[3]!.id].sort((a, b) => a - b), 'a null vector keeps the stored one; no vector for the keyword-only chunk');
-  t.same(writer.reader.consistency(), { chunksWithoutFts: 0, ftsWithoutChunk: 0, ftsStale: 0, vectorsWithoutChunk: 0, vectorPairMismatch: 0, chunksOfDeletedDocs: 0 });
+  const vecIds = db.prepare('SELECT chunk_id FROM memory_vectors ORDER BY chunk_id').pluck().all() as number[];
+  t.same(
+    vecIds,
+    [after[0]!.id, after[1]!.id, after[3]!.id].sort((a, b) => a - b),
+    'a null vector keeps the stored one; no vector for the keyword-only chunk',
+  );
+  t.same(writer.reader.consistency(), {
+    chunksWithoutFts: 0,
+    ftsWithoutChunk: 0,
+    ftsStale: 0,
+    vectorsWithoutChunk: 0,
+    vectorPairMismatch: 0,
+    chunksOfDeletedDocs: 0,
+  });
 
   const d = writer.reader.document('vault', 'n.md')!;
   t.equal(d.createdAt, createdAt, 'created_at stays');

@@ -15,8 +15,16 @@ t.test('backoff doubles from minMs up to maxMs and jitter stays within bounds', 
     [1, 2, 3, 4, 5, 6, 60].map((n) => backoffDelay(backoff, n, mid)),
     [100, 200, 400, 800, 1_000, 1_000, 1_000],
   );
-  t.equal(backoffDelay(backoff, 3, () => 0), 320, 'lowest draw: -20%');
-  t.equal(backoffDelay(backoff, 3, () => 0.999_999), 480, 'highest draw: +20%');
+  t.equal(
+    backoffDelay(backoff, 3, () => 0),
+    320,
+    'lowest draw: -20%',
+  );
+  t.equal(
+    backoffDelay(backoff, 3, () => 0.999_999),
+    480,
+    'highest draw: +20%',
+  );
   for (let i = 0; i < 200; i++) {
     const d = backoffDelay(backoff, 2, Math.random);
     if (d < 160 || d > 240) t.fail(`delay ${d} outside 200 ± 20%`);

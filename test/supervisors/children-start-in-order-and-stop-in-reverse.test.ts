@@ -59,8 +59,7 @@ t.test('a child that fails to start fails the supervisor start and stops those a
 });
 
 t.test('an invalid spec is refused naming the field and the rule', async (t) => {
-  await t.rejects(
-    startSupervisor({ id: 'x', strategy: 'one_for_one', intensity: -1, periodMs: 1, children: [] }),
-    { message: 'supervisor "x": intensity must be a non-negative integer' },
-  );
+  await t.rejects(startSupervisor({ id: 'x', strategy: 'one_for_one', intensity: -1, periodMs: 1, children: [] }), {
+    message: 'supervisor "x": intensity must be a non-negative integer',
+  });
 });

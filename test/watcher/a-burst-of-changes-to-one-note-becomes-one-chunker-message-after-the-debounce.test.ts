@@ -24,11 +24,17 @@ t.test('four saves of one note within the debounce window are sent to the chunke
   const [msg] = await h.until('chunker.file_changed');
   await h.settle();
   const disk = h.stateOf('Inbox/heron.md');
-  t.same(h.of('chunker.file_changed'), [
-    { type: 'chunker.file_changed', path: 'Inbox/heron.md', mtimeMs: disk.mtimeMs, size: disk.size, indexedHash: null },
-  ], 'one message, carrying the stats of the last save');
+  t.same(
+    h.of('chunker.file_changed'),
+    [{ type: 'chunker.file_changed', path: 'Inbox/heron.md', mtimeMs: disk.mtimeMs, size: disk.size, indexedHash: null }],
+    'one message, carrying the stats of the last save',
+  );
   t.equal(msg!.size, Buffer.byteLength(text));
-  t.same(h.emitted.map((m) => m.type), ['main.watcher_state', 'main.watcher_state', 'chunker.file_changed'], 'main hears that work is pending, then the chunker gets the note');
+  t.same(
+    h.emitted.map((m) => m.type),
+    ['main.watcher_state', 'main.watcher_state', 'chunker.file_changed'],
+    'main hears that work is pending, then the chunker gets the note',
+  );
   t.match(h.emitted[1], { type: 'main.watcher_state', pending: 1 });
   t.equal(h.board.get('inFlight'), 1, 'the board shows the note in flight');
 });

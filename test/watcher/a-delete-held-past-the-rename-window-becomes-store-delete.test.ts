@@ -11,7 +11,12 @@ t.test('a delete is sent when the rename window ends, not before', async (t) => 
   const other = vp('Inbox/other.md');
   h.write(note, '# Gone\n\nSoon deleted.\n');
   h.write(other, '# Other\n\nDifferent bytes.\n');
-  await h.core.reconcile(new Map([[note, h.stateOf(note)], [other, h.stateOf(other)]]));
+  await h.core.reconcile(
+    new Map([
+      [note, h.stateOf(note)],
+      [other, h.stateOf(other)],
+    ]),
+  );
 
   rmSync(path.join(h.root, note));
   h.core.onPaths([note]);
@@ -21,12 +26,20 @@ t.test('a delete is sent when the rename window ends, not before', async (t) => 
   t.same(h.clock.pending(), [1_100]);
 
   h.clock.advance(999); // t = 1099
-  t.same(h.emitted.filter((m) => m.type !== 'main.watcher_state'), [], 'nothing sent inside the window');
+  t.same(
+    h.emitted.filter((m) => m.type !== 'main.watcher_state'),
+    [],
+    'nothing sent inside the window',
+  );
 
   h.clock.advance(1); // t = 1100
   await h.until('store.delete');
   await h.settle();
-  t.same(h.emitted.filter((m) => m.type !== 'main.watcher_state'), [{ type: 'store.delete', path: note }], 'one delete, for the deleted note only');
+  t.same(
+    h.emitted.filter((m) => m.type !== 'main.watcher_state'),
+    [{ type: 'store.delete', path: note }],
+    'one delete, for the deleted note only',
+  );
 
   h.core.handle({ type: 'watcher.done', path: note, outcome: 'deleted', state: null });
   h.clock.advance(0);

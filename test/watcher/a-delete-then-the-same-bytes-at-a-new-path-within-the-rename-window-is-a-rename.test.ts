@@ -20,7 +20,11 @@ t.test('a delete held for the rename window pairs with a new note of the same by
   h.core.onPaths([from]);
   h.clock.advance(100);
   await h.settle();
-  t.same(h.emitted.filter((m) => m.type !== 'main.watcher_state'), [], 'the delete is held, not sent');
+  t.same(
+    h.emitted.filter((m) => m.type !== 'main.watcher_state'),
+    [],
+    'the delete is held, not sent',
+  );
   t.same(h.clock.pending(), [1_100], 'held until the rename window ends');
 
   h.clock.advance(400); // t = 500, inside the window
@@ -30,9 +34,11 @@ t.test('a delete held for the rename window pairs with a new note of the same by
   await h.until('store.rename');
   await h.settle();
   const moved = h.stateOf(to);
-  t.same(h.emitted.filter((m) => m.type !== 'main.watcher_state'), [
-    { type: 'store.rename', from, to, mtimeMs: moved.mtimeMs, size: moved.size },
-  ], 'one rename; no delete, no chunker message');
+  t.same(
+    h.emitted.filter((m) => m.type !== 'main.watcher_state'),
+    [{ type: 'store.rename', from, to, mtimeMs: moved.mtimeMs, size: moved.size }],
+    'one rename; no delete, no chunker message',
+  );
 
   h.clock.advance(1_000); // past the old deadline
   await h.settle();
@@ -60,5 +66,8 @@ t.test('a rename inside one batch of events is paired too, whatever order the pa
   await h.until('store.rename');
   await h.settle();
   const moved = h.stateOf(to);
-  t.same(h.emitted.filter((m) => m.type !== 'main.watcher_state'), [{ type: 'store.rename', from, to, mtimeMs: moved.mtimeMs, size: moved.size }]);
+  t.same(
+    h.emitted.filter((m) => m.type !== 'main.watcher_state'),
+    [{ type: 'store.rename', from, to, mtimeMs: moved.mtimeMs, size: moved.size }],
+  );
 });

@@ -35,10 +35,14 @@ t.test('edits made while a note is in flight are sent once, after watcher.done, 
   const sent = await h.until('chunker.file_changed', 2);
   await h.settle();
   const last = h.stateOf(note);
-  t.same(sent, [
-    { type: 'chunker.file_changed', path: note, mtimeMs: first.mtimeMs, size: first.size, indexedHash: null },
-    { type: 'chunker.file_changed', path: note, mtimeMs: last.mtimeMs, size: last.size, indexedHash: first.contentHash },
-  ], 'the latest version follows, once, against what the index now holds');
+  t.same(
+    sent,
+    [
+      { type: 'chunker.file_changed', path: note, mtimeMs: first.mtimeMs, size: first.size, indexedHash: null },
+      { type: 'chunker.file_changed', path: note, mtimeMs: last.mtimeMs, size: last.size, indexedHash: first.contentHash },
+    ],
+    'the latest version follows, once, against what the index now holds',
+  );
 
   h.core.handle({ type: 'watcher.done', path: note, outcome: 'indexed', state: last });
   t.equal(h.core.pending(), 0);

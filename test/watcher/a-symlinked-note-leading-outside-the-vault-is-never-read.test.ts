@@ -30,11 +30,15 @@ t.test('symlinks out of the vault are refused as outside_vault and their text ne
   const view = openDirect(cfg)!;
   t.teardown(() => view.close());
   const states = new Map((await fileStates(cfg, view)).map((f) => [f.path, f]));
-  for (const p of ['Inbox/leak.md', 'Inbox/passwd.md', 'Inbox/later.md']) t.match(states.get(p), { state: 'failed', reason: 'outside_vault' }, `${p} is refused`);
+  for (const p of ['Inbox/leak.md', 'Inbox/passwd.md', 'Inbox/later.md'])
+    t.match(states.get(p), { state: 'failed', reason: 'outside_vault' }, `${p} is refused`);
   t.match(states.get('Inbox/inlink.md'), { state: 'indexed' }, 'a symlink to a note inside the vault is followed');
   for (const mode of ['bm25', 'hybrid']) {
     const r = await d.search('quokkasecret42 password', { mode, k: 20 });
     t.notOk(JSON.stringify(r.results).includes('quokkasecret42'), `${mode}: the secret's text is not in the index`);
   }
-  t.notOk(JSON.stringify((await d.search('root daemon nologin bin bash', { mode: 'bm25' })).results).includes('nologin'), '/etc/passwd is not in the index');
+  t.notOk(
+    JSON.stringify((await d.search('root daemon nologin bin bash', { mode: 'bm25' })).results).includes('nologin'),
+    '/etc/passwd is not in the index',
+  );
 });

@@ -8,7 +8,11 @@ import { vaultPath } from '../../messages/common.js';
 import { makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
 
 t.test('odd names are reported as unsupported_name', async (t) => {
-  const v = makeVault({ 'Inbox/cafe\u0301 at start.md': '# NFD\n', 'Inbox/back\\slash at start.md': '# Backslash\n', 'Inbox/caf\u00e9 nfc.md': '# NFC\n' });
+  const v = makeVault({
+    'Inbox/cafe\u0301 at start.md': '# NFD\n',
+    'Inbox/back\\slash at start.md': '# Backslash\n',
+    'Inbox/caf\u00e9 nfc.md': '# NFC\n',
+  });
   t.teardown(() => v.cleanup());
   const cfg = testConfig(v.dir, 'writes:\n  enabled: false\n');
   const d = await startDaemon(cfg);
@@ -24,7 +28,11 @@ t.test('odd names are reported as unsupported_name', async (t) => {
   const statuses = new Map(view.reader.fileStatuses().map((s) => [s.path, s]));
   const states = new Map((await fileStates(cfg, view)).map((f) => [f.path, f]));
   for (const p of ['Inbox/cafe\u0301 at start.md', 'Inbox/back\\slash at start.md', ...later]) {
-    t.match(statuses.get(vaultPath(p)), { state: 'failed', reason: 'unsupported_name', message: /rename the file/ }, `${JSON.stringify(p)} has a status entry`);
+    t.match(
+      statuses.get(vaultPath(p)),
+      { state: 'failed', reason: 'unsupported_name', message: /rename the file/ },
+      `${JSON.stringify(p)} has a status entry`,
+    );
     t.match(states.get(vaultPath(p)), { state: 'failed', reason: 'unsupported_name' }, `${JSON.stringify(p)} shows in status --files`);
   }
   t.match(states.get('Inbox/caf\u00e9 nfc.md'), { state: 'indexed' }, 'an NFC name is indexed as before');

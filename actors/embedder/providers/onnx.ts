@@ -44,7 +44,10 @@ export async function createOnnxProvider(opts: OnnxProviderOptions): Promise<Emb
       ...(opts.intraOpThreads !== undefined && { intraOpNumThreads: opts.intraOpThreads }),
     });
   } catch (err) {
-    throw providerError('model_invalid', `${modelPath} could not be loaded (${(err as Error).message}): replace it with a valid ONNX export`);
+    throw providerError(
+      'model_invalid',
+      `${modelPath} could not be loaded (${(err as Error).message}): replace it with a valid ONNX export`,
+    );
   }
   const version = sha256Hex(bytes).slice(0, 12);
 
@@ -74,12 +77,7 @@ export async function createOnnxProvider(opts: OnnxProviderOptions): Promise<Emb
     );
   }
 
-  return new OnnxProvider(
-    { provider: 'onnx', name: opts.name ?? basename(dir), version, dim },
-    tokenizer,
-    runner,
-    maxTokens,
-  );
+  return new OnnxProvider({ provider: 'onnx', name: opts.name ?? basename(dir), version, dim }, tokenizer, runner, maxTokens);
 }
 
 type IntType = 'int64' | 'int32';

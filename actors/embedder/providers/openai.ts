@@ -89,7 +89,10 @@ class EmbeddingsClient {
         retryAfter = res.headers.get('retry-after');
         text = await res.text();
       } catch (err) {
-        throw providerError('endpoint_unreachable', `${this.url}: ${describe(err, this.#timeoutMs)}: is the server running at that address?`);
+        throw providerError(
+          'endpoint_unreachable',
+          `${this.url}: ${describe(err, this.#timeoutMs)}: is the server running at that address?`,
+        );
       }
       if (status >= 200 && status < 300) return this.#parse(text, texts.length);
       if ((status === 429 || status >= 500) && attempt < this.#retries) {
@@ -109,9 +112,14 @@ class EmbeddingsClient {
       throw providerError('bad_response', `${this.url} answered with non-JSON: ${text.slice(0, 120)}`);
     }
     const parsed = EmbeddingsResponse.safeParse(json);
-    if (!parsed.success) throw providerError('bad_response', `${this.url} answered without data[].embedding: is this an OpenAI-compatible embeddings endpoint?`);
+    if (!parsed.success)
+      throw providerError(
+        'bad_response',
+        `${this.url} answered without data[].embedding: is this an OpenAI-compatible embeddings endpoint?`,
+      );
     const data = parsed.data.data;
-    if (data.length !== expected) throw providerError('bad_response', `${this.url} returned ${data.length} embeddings for ${expected} inputs`);
+    if (data.length !== expected)
+      throw providerError('bad_response', `${this.url} returned ${data.length} embeddings for ${expected} inputs`);
     const out = new Array<Float32Array>(expected);
     data.forEach((d, pos) => {
       const i = d.index ?? pos;
@@ -167,7 +175,10 @@ class OpenAiProvider implements EmbeddingProvider {
       for (const v of await this.#client.embed(texts.slice(k, k + this.#batchSize))) {
         // A model swapped behind the same name must not put vectors of another size into the index.
         if (v.length !== this.info.dim) {
-          throw providerError('bad_response', `${this.#client.url} now returns ${v.length}-dim vectors; the index holds ${this.info.dim}-dim ones`);
+          throw providerError(
+            'bad_response',
+            `${this.#client.url} now returns ${v.length}-dim vectors; the index holds ${this.info.dim}-dim ones`,
+          );
         }
         out.push(v);
       }

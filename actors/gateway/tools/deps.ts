@@ -34,7 +34,9 @@ export interface ToolDeps {
 }
 
 /** The settings-derived part of ToolDeps. */
-export function toolLimits(cfg: Config): Pick<ToolDeps, 'vault' | 'ignore' | 'maxReadBytes' | 'maxWriteBytes' | 'mayReadSensitive' | 'waitTimeoutMs' | 'writable'> {
+export function toolLimits(
+  cfg: Config,
+): Pick<ToolDeps, 'vault' | 'ignore' | 'maxReadBytes' | 'maxWriteBytes' | 'mayReadSensitive' | 'waitTimeoutMs' | 'writable'> {
   return {
     vault: cfg.vault,
     ignore: cfg.watcher.ignore,

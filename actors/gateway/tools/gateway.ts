@@ -43,7 +43,7 @@ const SEARCH_DESCRIPTIONS: Record<string, string> = {
   filters: 'Narrow the search: path_prefix/folder, tags (all must match), since (epoch ms or ISO date), source_type',
 };
 
-type ToJsonSchema = (typeof import('@modelcontextprotocol/sdk/server/zod-json-schema-compat.js'))['toJsonSchemaCompat'];
+type ToJsonSchema = typeof import('@modelcontextprotocol/sdk/server/zod-json-schema-compat.js')['toJsonSchemaCompat'];
 
 function describe(x: ToolDef<z.ZodTypeAny>, toJsonSchema: ToJsonSchema): Tool {
   const schema = toJsonSchema(x.schema, { strictUnions: true, pipeStrategy: 'input' }) as Record<string, unknown>;
@@ -52,7 +52,13 @@ function describe(x: ToolDef<z.ZodTypeAny>, toJsonSchema: ToJsonSchema): Tool {
     const props = (schema['properties'] ?? {}) as Record<string, Record<string, unknown>>;
     for (const [k, text] of Object.entries(SEARCH_DESCRIPTIONS)) if (props[k]) props[k]['description'] ??= text;
   }
-  return { name: x.name, title: x.title, description: x.description, inputSchema: schema as Tool['inputSchema'], annotations: x.annotations };
+  return {
+    name: x.name,
+    title: x.title,
+    description: x.description,
+    inputSchema: schema as Tool['inputSchema'],
+    annotations: x.annotations,
+  };
 }
 
 export class ToolGateway implements ToolServer {
@@ -113,9 +119,15 @@ export class ToolGateway implements ToolServer {
         name: 'vault_undo_last',
         title: 'Undo the last change',
         description:
-          "Revert the most recent change to the vault made by you (only_mine: true, the default) or by anyone (only_mine: false), as a new git commit. Calling it again reverts the change before that.",
+          'Revert the most recent change to the vault made by you (only_mine: true, the default) or by anyone (only_mine: false), as a new git commit. Calling it again reverts the change before that.',
         schema: vaultUndoArgs,
-        annotations: { title: 'Undo the last change', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+        annotations: {
+          title: 'Undo the last change',
+          readOnlyHint: false,
+          destructiveHint: true,
+          idempotentHint: false,
+          openWorldHint: false,
+        },
         writes: true,
         run: (a, ctx, w) => vaultUndoLast(d, w!, ctx, a),
       }),
@@ -129,7 +141,10 @@ export class ToolGateway implements ToolServer {
         writes: false,
         run: async (a) => {
           if (a.filters?.include_sensitive && !d.mayReadSensitive)
-            return toolFail('sensitive', 'filters.include_sensitive is not allowed for agents (the owner can allow it with writes.agents_may_read_sensitive: true)');
+            return toolFail(
+              'sensitive',
+              'filters.include_sensitive is not allowed for agents (the owner can allow it with writes.agents_may_read_sensitive: true)',
+            );
           return { ok: true, result: await d.search(a) };
         },
       }),
@@ -204,7 +219,10 @@ export class ToolGateway implements ToolServer {
       outcome = await this.#run(tool, rawArgs, ctx);
     } catch (err) {
       d.metrics.calls.inc({ tool: name, transport: ctx.transport, outcome: 'internal' });
-      d.log.error({ event: 'gateway_request', tool: name, agent: ctx.agent, transport: ctx.transport, err: String((err as Error)?.stack ?? err) }, 'tool call failed');
+      d.log.error(
+        { event: 'gateway_request', tool: name, agent: ctx.agent, transport: ctx.transport, err: String((err as Error)?.stack ?? err) },
+        'tool call failed',
+      );
       throw err;
     }
     const seconds = (performance.now() - started) / 1000;

@@ -26,12 +26,22 @@ export async function handleToolHttp(tools: ToolGateway, req: IncomingMessage, r
       return fail(res, { reason: 'not_found', message: `no tool at ${pathname}` });
     }
     if (name === '') {
-      if (req.method !== 'GET') return fail(res, { reason: 'bad_request', message: 'GET /v1/tools lists the tools; POST /v1/tools/<name> calls one' }, { allow: 'GET' });
+      if (req.method !== 'GET')
+        return fail(
+          res,
+          { reason: 'bad_request', message: 'GET /v1/tools lists the tools; POST /v1/tools/<name> calls one' },
+          { allow: 'GET' },
+        );
       sendJson(res, 200, { tools: await tools.list(), writes: { available: tools.writesOff() === null, reason: tools.writesOff() } });
       return 200;
     }
     if (!tools.known(name)) return fail(res, { reason: 'not_found', message: `no tool named "${name}"; GET /v1/tools lists them` });
-    if (req.method !== 'POST') return fail(res, { reason: 'bad_request', message: `call a tool with POST /v1/tools/${name} and a JSON body of its arguments` }, { allow: 'POST' });
+    if (req.method !== 'POST')
+      return fail(
+        res,
+        { reason: 'bad_request', message: `call a tool with POST /v1/tools/${name} and a JSON body of its arguments` },
+        { allow: 'POST' },
+      );
     const read = await readJsonBody(req, tools.maxBodyBytes);
     if (!read.ok) return fail(res, read.error);
     let out;

@@ -40,7 +40,8 @@ export interface LinkResult {
 const lower = (s: string) => s.normalize('NFC').toLowerCase();
 const stripMd = (p: string) => p.replace(/\.md$/i, '');
 // files Obsidian embeds or links besides notes; a target ending like this that matches no note is an attachment
-const ATTACHMENT = /\.(?:png|jpe?g|gif|svg|webp|bmp|avif|heic|pdf|mp3|wav|m4a|ogg|flac|mp4|webm|mov|mkv|canvas|excalidraw|base|csv|xlsx?|docx?|pptx?|zip|txt|json|html?)$/i;
+const ATTACHMENT =
+  /\.(?:png|jpe?g|gif|svg|webp|bmp|avif|heic|pdf|mp3|wav|m4a|ogg|flac|mp4|webm|mov|mkv|canvas|excalidraw|base|csv|xlsx?|docx?|pptx?|zip|txt|json|html?)$/i;
 
 function push(m: Map<string, string[]>, key: string, value: string): void {
   const list = m.get(key);
@@ -176,16 +177,23 @@ export function vaultLink(d: ToolDeps, cache: LinkGraphCache, args: { path: stri
   const note = g.notes.get(rel);
   if (!note) {
     const onDisk = existsSync(path.join(d.vault, ...rel.split('/')));
-    return toolFail('not_found', onDisk ? `${rel} is not indexed (yet, or it is in an ignored folder); try again shortly` : `no note at ${rel}`);
+    return toolFail(
+      'not_found',
+      onDisk ? `${rel} is not indexed (yet, or it is in an ignored folder); try again shortly` : `no note at ${rel}`,
+    );
   }
   if (note.sensitive && !d.mayReadSensitive)
-    return toolFail('sensitive', `${rel} is marked sensitive, so agents may not see its links (allow with writes.agents_may_read_sensitive: true)`);
+    return toolFail(
+      'sensitive',
+      `${rel} is marked sensitive, so agents may not see its links (allow with writes.agents_may_read_sensitive: true)`,
+    );
   const out: LinkResult = { path: rel, title: note.title, outgoing: [], unresolved: [], backlinks: [] };
   for (const l of note.links) {
     if (l.target === '') continue; // [[#heading]] points inside this note
     const r = g.resolve(l.target);
     if (r.ok) out.outgoing.push({ ...fields(l), path: r.path, via: r.via });
-    else out.unresolved.push(r.candidates ? { ...fields(l), reason: r.reason, candidates: r.candidates } : { ...fields(l), reason: r.reason });
+    else
+      out.unresolved.push(r.candidates ? { ...fields(l), reason: r.reason, candidates: r.candidates } : { ...fields(l), reason: r.reason });
   }
   for (const b of g.backlinks.get(rel) ?? []) {
     const from = g.notes.get(b.from);

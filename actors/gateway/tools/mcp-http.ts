@@ -16,8 +16,20 @@ export function mcpCallContext(req: IncomingMessage): CallContext {
   };
 }
 
-function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, id: unknown = null): number {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: typeof id === 'string' || typeof id === 'number' ? id : null }, headers);
+function rpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  id: unknown = null,
+): number {
+  sendJson(
+    res,
+    status,
+    { jsonrpc: '2.0', error: { code, message }, id: typeof id === 'string' || typeof id === 'number' ? id : null },
+    headers,
+  );
   return status;
 }
 
@@ -38,7 +50,12 @@ function badToolArguments(body: unknown): string | null {
  * Serves one request to /mcp (the caller has checked the bearer token). `parsedBody`: the JSON body if the caller
  * already read it. Resolves with the HTTP status sent.
  */
-export async function handleMcpRequest(tools: ToolServer, req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<number> {
+export async function handleMcpRequest(
+  tools: ToolServer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  parsedBody?: unknown,
+): Promise<number> {
   const ctx = mcpCallContext(req);
   const status = await serve();
   tools.metrics.requests.inc({ transport: ctx.transport, status: String(status) });
@@ -47,11 +64,16 @@ export async function handleMcpRequest(tools: ToolServer, req: IncomingMessage, 
   async function serve(): Promise<number> {
     if (req.method !== 'POST')
       // stateless: no server-to-client stream to GET, no session to DELETE
-      return rpcError(res, 405, -32000, `${req.method} is not supported: this MCP endpoint is stateless; POST JSON-RPC messages to /mcp`, { allow: 'POST' });
+      return rpcError(res, 405, -32000, `${req.method} is not supported: this MCP endpoint is stateless; POST JSON-RPC messages to /mcp`, {
+        allow: 'POST',
+      });
     let body = parsedBody;
     if (body === undefined) {
       const read = await readJsonBody(req, tools.maxBodyBytes);
-      if (!read.ok) return read.error.reason === 'too_large' ? rpcError(res, 413, -32600, read.error.message) : rpcError(res, 400, -32700, `parse error: ${read.error.message}`);
+      if (!read.ok)
+        return read.error.reason === 'too_large'
+          ? rpcError(res, 413, -32600, read.error.message)
+          : rpcError(res, 400, -32700, `parse error: ${read.error.message}`);
       body = read.result.body;
     }
     const bad = badToolArguments(body);

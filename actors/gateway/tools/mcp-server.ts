@@ -1,7 +1,13 @@
 // An MCP server (the SDK's low-level Server) over the tool gateway: tools/list and tools/call, results as
 // structuredContent plus the same JSON as text, expected failures as `isError` results rather than protocol errors.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { CallContext, ToolOutcome, ToolServer } from './types.js';
 
 /**
@@ -10,13 +16,19 @@ import type { CallContext, ToolOutcome, ToolServer } from './types.js';
  */
 export function toCallToolResult(o: ToolOutcome): CallToolResult {
   const body = o.ok ? o.result : { error: o.error };
-  const out: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> };
+  const out: CallToolResult = {
+    content: [{ type: 'text', text: JSON.stringify(body) }],
+    structuredContent: body as Record<string, unknown>,
+  };
   if (!o.ok) out.isError = true;
   return out;
 }
 
 export function buildMcpServer(tools: ToolServer, ctx: CallContext): Server {
-  const server = new Server({ name: 'memvault', version: tools.version }, { capabilities: { tools: {} }, instructions: tools.instructions });
+  const server = new Server(
+    { name: 'memvault', version: tools.version },
+    { capabilities: { tools: {} }, instructions: tools.instructions },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await tools.list() }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const name = req.params.name;

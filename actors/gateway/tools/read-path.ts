@@ -20,7 +20,9 @@ export function checkVaultPath(raw: string, kind: PathKind): ToolOutcome<{ rel: 
     if (folder === '') return { ok: true, result: { rel: '' } };
     // a folder is valid when a note inside it would be
     const r = checkVaultPath(`${folder}/x.md`, 'note');
-    return r.ok ? { ok: true, result: { rel: r.result.rel.slice(0, -'/x.md'.length) } } : toolFail(r.error.reason, r.error.message.replaceAll(`${folder}/x.md`, folder));
+    return r.ok
+      ? { ok: true, result: { rel: r.result.rel.slice(0, -'/x.md'.length) } }
+      : toolFail(r.error.reason, r.error.message.replaceAll(`${folder}/x.md`, folder));
   }
   // The allowlist is the last rule checkWritePath applies, so `outside_allowlist` means every other rule passed.
   const r = checkWritePath(raw, []);
@@ -42,7 +44,8 @@ export async function resolveInsideVault(vault: string, rel: string): Promise<To
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       // behind a symlinked folder that leads out, "not found" would tell an agent which files exist out there
-      if (!(await nearestFolderInside(vault, abs))) return toolFail('path_escape', `${rel} goes through a symlink that leads outside the vault`);
+      if (!(await nearestFolderInside(vault, abs)))
+        return toolFail('path_escape', `${rel} goes through a symlink that leads outside the vault`);
       return toolFail('not_found', `${rel || 'the vault root'} does not exist`);
     }
     throw err;

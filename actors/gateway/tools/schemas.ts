@@ -35,7 +35,10 @@ export const vaultWriteArgs = z
 
 export const vaultListArgs = z
   .object({
-    folder: str('folder').max(1024, 'folder must be at most 1024 characters').optional().describe('Vault-relative folder; default the vault root'),
+    folder: str('folder')
+      .max(1024, 'folder must be at most 1024 characters')
+      .optional()
+      .describe('Vault-relative folder; default the vault root'),
     recursive: bool('recursive').optional().describe('Include notes in subfolders (default false)'),
   })
   .strict();

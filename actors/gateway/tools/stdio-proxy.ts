@@ -83,7 +83,10 @@ export async function runStdioProxy(o: StdioProxyOptions): Promise<StdioProxy> {
     } catch (err) {
       if (err instanceof McpError) throw err; // the daemon's own protocol error (unknown tool, …) passes through
       report(`tools/call ${req.params.name}`, err);
-      return toCallToolResult({ ok: false, error: { reason: 'unavailable', message: `the call did not reach the memvault daemon: ${why(err)}` } });
+      return toCallToolResult({
+        ok: false,
+        error: { reason: 'unavailable', message: `the call did not reach the memvault daemon: ${why(err)}` },
+      });
     }
   });
 

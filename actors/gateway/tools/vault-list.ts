@@ -66,8 +66,7 @@ export async function vaultList(d: ToolDeps, args: { folder?: string; recursive?
         const st = e.isSymbolicLink() ? await stat(abs) : await lstat(abs);
         if (!st.isFile()) continue;
         out.notes.push({ path: rel, mtime_ms: st.mtimeMs, size: st.size });
-      } catch {
-      }
+      } catch {}
     }
   }
   await walk(folder);

@@ -29,7 +29,10 @@ export async function vaultRead(d: ToolDeps, args: { path: string }): Promise<To
   const s = await stat(at.result.abs);
   if (!s.isFile()) return toolFail('not_found', `${rel} is not a file`);
   if (s.size > d.maxReadBytes)
-    return toolFail('too_large', `${rel} is ${s.size} bytes, over the read limit of ${d.maxReadBytes} (chunker.max_file_bytes); use memory_search to find the part you need`);
+    return toolFail(
+      'too_large',
+      `${rel} is ${s.size} bytes, over the read limit of ${d.maxReadBytes} (chunker.max_file_bytes); use memory_search to find the part you need`,
+    );
   const bytes = await readFile(at.result.abs);
   if (bytes.includes(0)) return toolFail('invalid_content', `${rel} holds a NUL byte, so it is not a text note`);
   let content: string;

@@ -59,7 +59,10 @@ export async function vaultWrite(
   const rel = checked.result.rel;
   const bytes = Buffer.byteLength(args.content, 'utf8');
   if (bytes > d.maxWriteBytes)
-    return toolFail('too_large', `content is ${bytes} bytes, over the write limit of ${d.maxWriteBytes} (writes.max_bytes); split the note`);
+    return toolFail(
+      'too_large',
+      `content is ${bytes} bytes, over the write limit of ${d.maxWriteBytes} (writes.max_bytes); split the note`,
+    );
   if (args.content.includes('\0')) return toolFail('invalid_content', 'content contains a NUL character; notes are text');
   const r = await w.mutate(
     {
@@ -92,9 +95,16 @@ export async function vaultUndoLast(
   ctx: CallContext,
   args: { only_mine?: boolean; reason?: string; wait_indexed?: boolean },
 ): Promise<ToolOutcome<UndoResult>> {
-  const r = await w.undoLast({ agent: ctx.agent, onlyMine: args.only_mine ?? true, ...(args.reason !== undefined ? { reason: args.reason } : {}) });
+  const r = await w.undoLast({
+    agent: ctx.agent,
+    onlyMine: args.only_mine ?? true,
+    ...(args.reason !== undefined ? { reason: args.reason } : {}),
+  });
   if (!r.ok) return fromMutation(r);
   // an undo can touch several notes (a move comes back, a delete is restored): each must reach its restored state
   const wanted = await Promise.all(r.paths.map(async (p) => ({ path: p, hash: await diskHash(d.vault, p) })));
-  return { ok: true, result: { op: 'undo', paths: r.paths, commit: r.commit, indexed: await caughtUp(d, wanted, args.wait_indexed === true) } };
+  return {
+    ok: true,
+    result: { op: 'undo', paths: r.paths, commit: r.commit, indexed: await caughtUp(d, wanted, args.wait_indexed === true) },
+  };
 }

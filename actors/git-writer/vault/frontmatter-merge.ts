@@ -31,7 +31,14 @@ function splitFrontmatter(text: string): Block | null {
   for (let at = first.end; at < text.length; ) {
     const line = readLine(text, at);
     if (CLOSE.test(line.content)) {
-      return { bom, open: text.slice(bom.length, first.end), yaml: text.slice(first.end, at), close: text.slice(at, line.end), body: text.slice(line.end), eol: first.eol };
+      return {
+        bom,
+        open: text.slice(bom.length, first.end),
+        yaml: text.slice(first.end, at),
+        close: text.slice(at, line.end),
+        body: text.slice(line.end),
+        eol: first.eol,
+      };
     }
     at = line.end;
   }
@@ -51,7 +58,10 @@ function parseMapping(yaml: string): Parsed {
   }
   if (value === null || value === undefined) return { ok: true, doc, data: {} };
   if (typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, error: `frontmatter must be a mapping of \`key: value\` lines, got ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}` };
+    return {
+      ok: false,
+      error: `frontmatter must be a mapping of \`key: value\` lines, got ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}`,
+    };
   }
   return { ok: true, doc, data: value as Record<string, unknown> };
 }
@@ -101,7 +111,10 @@ export function mergeFrontmatter(existing: string | null, incoming: string): { t
   const next = splitFrontmatter(incoming);
   const nextParsed = next === null ? null : parseMapping(next.yaml);
   if (nextParsed !== null && !nextParsed.ok) {
-    return fail('invalid_content', `the new content's frontmatter is not valid YAML: ${nextParsed.error}; fix the block between the '---' lines, or leave it out to keep the note's current frontmatter`);
+    return fail(
+      'invalid_content',
+      `the new content's frontmatter is not valid YAML: ${nextParsed.error}; fix the block between the '---' lines, or leave it out to keep the note's current frontmatter`,
+    );
   }
   const old = existing === null ? null : splitFrontmatter(existing);
   const oldParsed = old === null ? null : parseMapping(old.yaml);

@@ -9,9 +9,32 @@ export const MAX_PATH_BYTES = 1024;
 // Characters that render like `/`, `\` or `.` but are not them. NFKC maps only some of these to ASCII (U+2215
 // and U+29F8 stay as they are), so the list is checked by itself, before any normalisation view.
 const LOOK_ALIKES: ReadonlyMap<string, string> = new Map([
-  ['\u2215', '/'], ['\u2044', '/'], ['\uff0f', '/'], ['\u29f8', '/'], ['\u2571', '/'], ['\u27cb', '/'], ['\u1735', '/'], ['\u3033', '/'], ['\u0338', '/'],
-  ['\uff3c', '\\'], ['\u29f5', '\\'], ['\u2216', '\\'], ['\ufe68', '\\'], ['\u29f9', '\\'], ['\u2572', '\\'], ['\u27cd', '\\'],
-  ['\uff0e', '.'], ['\u2024', '.'], ['\ufe52', '.'], ['\u2025', '..'], ['\u2026', '...'], ['\ufe30', '..'], ['\uff61', '.'], ['\u0701', '.'], ['\u0702', '.'], ['\ua4f8', '.'],
+  ['\u2215', '/'],
+  ['\u2044', '/'],
+  ['\uff0f', '/'],
+  ['\u29f8', '/'],
+  ['\u2571', '/'],
+  ['\u27cb', '/'],
+  ['\u1735', '/'],
+  ['\u3033', '/'],
+  ['\u0338', '/'],
+  ['\uff3c', '\\'],
+  ['\u29f5', '\\'],
+  ['\u2216', '\\'],
+  ['\ufe68', '\\'],
+  ['\u29f9', '\\'],
+  ['\u2572', '\\'],
+  ['\u27cd', '\\'],
+  ['\uff0e', '.'],
+  ['\u2024', '.'],
+  ['\ufe52', '.'],
+  ['\u2025', '..'],
+  ['\u2026', '...'],
+  ['\ufe30', '..'],
+  ['\uff61', '.'],
+  ['\u0701', '.'],
+  ['\u0702', '.'],
+  ['\ua4f8', '.'],
 ]);
 // Bidi controls make a name display differently from what it is (`x\u202Edm.txt` shows as `xtxt.md`).
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
@@ -55,9 +78,12 @@ function structureProblem(p: string): string | null {
     if (seg.startsWith('.')) {
       return `'${seg}' is hidden: names starting with '.' are not writable (this keeps .git, .obsidian, .memvault and .trash out of reach); drop the leading '.'`;
     }
-    if (/[ .]$/.test(seg)) return `'${seg}' ends with a space or '.', which Windows drops, so it would alias another name; remove the trailing characters`;
-    if (WINDOWS_DEVICE.test(seg)) return `'${seg}' is a Windows device name (CON, NUL, COM1, …), which aliases a device; choose another name`;
-    if (SHORT_NAME.test(seg)) return `'${seg}' looks like a Windows 8.3 short name ('~1'), which can alias another file (GIT~1 is .git); drop the '~'`;
+    if (/[ .]$/.test(seg))
+      return `'${seg}' ends with a space or '.', which Windows drops, so it would alias another name; remove the trailing characters`;
+    if (WINDOWS_DEVICE.test(seg))
+      return `'${seg}' is a Windows device name (CON, NUL, COM1, …), which aliases a device; choose another name`;
+    if (SHORT_NAME.test(seg))
+      return `'${seg}' looks like a Windows 8.3 short name ('~1'), which can alias another file (GIT~1 is .git); drop the '~'`;
   }
   return null;
 }
@@ -74,7 +100,8 @@ export function checkVaultPath(input: string, allowlist: readonly string[]): Res
     return refuse(`path holds ${what} at index ${control.index}; paths must be plain printable text`);
   }
   const lone = LONE_SURROGATE.exec(input);
-  if (lone) return refuse(`path is not well-formed Unicode (lone surrogate ${codePoint(lone[0])} at index ${lone.index}); send valid UTF-16 text`);
+  if (lone)
+    return refuse(`path is not well-formed Unicode (lone surrogate ${codePoint(lone[0])} at index ${lone.index}); send valid UTF-16 text`);
   // Peel `%25` (an encoded `%`) so double-encoded `%252e` is caught like `%2e`.
   for (let s = input, prev = ''; s !== prev; prev = s, s = s.replace(/%25/gi, '%')) {
     if (ENCODED_TRAVERSAL.test(s) || OVERLONG_UTF8.test(s)) {
@@ -83,10 +110,16 @@ export function checkVaultPath(input: string, allowlist: readonly string[]): Res
   }
   const rel = input.normalize('NFC');
   const bidi = BIDI.exec(rel);
-  if (bidi) return refuse(`path holds the bidirectional control ${codePoint(bidi[0])}, which makes a name display differently from what it is; remove it`);
+  if (bidi)
+    return refuse(
+      `path holds the bidirectional control ${codePoint(bidi[0])}, which makes a name display differently from what it is; remove it`,
+    );
   for (const ch of rel) {
     const like = LOOK_ALIKES.get(ch);
-    if (like !== undefined) return refuse(`path holds ${codePoint(ch)}, which looks like '${like}' but is not; use plain '/' between folders and plain '.' in names`);
+    if (like !== undefined)
+      return refuse(
+        `path holds ${codePoint(ch)}, which looks like '${like}' but is not; use plain '/' between folders and plain '.' in names`,
+      );
   }
   for (const view of [input, rel]) {
     const problem = structureProblem(view);
@@ -99,25 +132,35 @@ export function checkVaultPath(input: string, allowlist: readonly string[]): Res
     const problem = structureProblem(view);
     const reshaped = view.split('/').length !== rel.split('/').length || count(view, '..') > count(rel, '..');
     if (problem !== null || reshaped) {
-      return refuse(`path reads as '${view}' once Unicode look-alikes and invisible characters are folded${problem === null ? ", which changes its '/' or '..' structure" : `: ${problem}`}; use plain ASCII '/' and '.'`);
+      return refuse(
+        `path reads as '${view}' once Unicode look-alikes and invisible characters are folded${problem === null ? ", which changes its '/' or '..' structure" : `: ${problem}`}; use plain ASCII '/' and '.'`,
+      );
     }
   }
   const segments = rel.split('/');
   const longest = segments.find((s) => Buffer.byteLength(s, 'utf8') > MAX_SEGMENT_BYTES);
   if (longest !== undefined) {
-    return refuse(`a name in the path is ${Buffer.byteLength(longest, 'utf8')} bytes in UTF-8, over the ${MAX_SEGMENT_BYTES}-byte limit of file systems; shorten it`);
+    return refuse(
+      `a name in the path is ${Buffer.byteLength(longest, 'utf8')} bytes in UTF-8, over the ${MAX_SEGMENT_BYTES}-byte limit of file systems; shorten it`,
+    );
   }
   const bytes = Buffer.byteLength(rel, 'utf8');
-  if (bytes > MAX_PATH_BYTES) return refuse(`path is ${bytes} bytes in UTF-8, over the ${MAX_PATH_BYTES}-byte limit; use shorter folder and note names`);
+  if (bytes > MAX_PATH_BYTES)
+    return refuse(`path is ${bytes} bytes in UTF-8, over the ${MAX_PATH_BYTES}-byte limit; use shorter folder and note names`);
   // The rules above should leave nothing for normalize() to change; if it would, the path is not canonical.
-  if (path.posix.normalize(rel) !== rel) return refuse(`path is not in canonical form (it normalises to '${path.posix.normalize(rel)}'); send that form`);
+  if (path.posix.normalize(rel) !== rel)
+    return refuse(`path is not in canonical form (it normalises to '${path.posix.normalize(rel)}'); send that form`);
   const name = segments[segments.length - 1]!;
   if (!/\.md$/i.test(name)) {
-    return fail('not_markdown', `'${name}' is not a markdown note: agents may only write files ending in '.md'; rename it to '${name.replace(/\.[^.]*$/, '')}.md'`);
+    return fail(
+      'not_markdown',
+      `'${name}' is not a markdown note: agents may only write files ending in '.md'; rename it to '${name.replace(/\.[^.]*$/, '')}.md'`,
+    );
   }
   const top = segments[0]!;
   const allowed = allowlist.length > 0 ? allowlist.join(', ') : '(none configured)';
-  if (segments.length < 2) return fail('outside_allowlist', `notes at the vault root are not writable; put it in an allowed folder: ${allowed}`);
+  if (segments.length < 2)
+    return fail('outside_allowlist', `notes at the vault root are not writable; put it in an allowed folder: ${allowed}`);
   if (!allowlist.includes(top)) return fail('outside_allowlist', `top-level folder '${top}' is not writable; allowed: ${allowed}`);
   return { ok: true, rel, segments };
 }

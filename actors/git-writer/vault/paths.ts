@@ -22,7 +22,10 @@ export function isInside(root: string, p: string): boolean {
  * @throws when `root` itself cannot be resolved (a configuration fault, not agent input).
  */
 export function resolveVaultPath(root: string, input: string, opts: { allowlist: string[] }): Result<ResolvedPath, PathReason> {
-  const checked = checkVaultPath(input, opts.allowlist.map((a) => a.normalize('NFC')));
+  const checked = checkVaultPath(
+    input,
+    opts.allowlist.map((a) => a.normalize('NFC')),
+  );
   if (!checked.ok) return checked;
   const { rel, segments } = checked;
   const realRoot = fs.realpathSync.native(root);
@@ -33,11 +36,16 @@ export function resolveVaultPath(root: string, input: string, opts: { allowlist:
     if (st === undefined) break; // the rest will be created by the write, under folders checked so far
     const shown = segments.slice(0, i + 1).join('/');
     if (st.isSymbolicLink()) {
-      return fail('path_escape', `'${shown}' is a symlink; memvault never writes through symlinks (they can lead outside the vault or around the folder allowlist); write to the real location instead`);
+      return fail(
+        'path_escape',
+        `'${shown}' is a symlink; memvault never writes through symlinks (they can lead outside the vault or around the folder allowlist); write to the real location instead`,
+      );
     }
     const last = i === segments.length - 1;
-    if (!last && !st.isDirectory()) return fail('path_escape', `'${shown}' is a file, not a folder, so '${rel}' cannot be created; choose another path`);
-    if (last && !st.isFile()) return fail('path_escape', `'${rel}' exists and is not a regular file (a folder or special file); choose another name`);
+    if (!last && !st.isDirectory())
+      return fail('path_escape', `'${shown}' is a file, not a folder, so '${rel}' cannot be created; choose another path`);
+    if (last && !st.isFile())
+      return fail('path_escape', `'${rel}' exists and is not a regular file (a folder or special file); choose another name`);
     cur = next;
   }
   // Belt and braces: with no symlinks on the way this always holds, but it is the property that matters.

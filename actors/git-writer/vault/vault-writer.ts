@@ -14,7 +14,20 @@ import { sha256Hex } from '../../../messages/hash.js';
 
 // Errors that mean "the disk or its permissions are in the way right now", reported as `unavailable`; anything
 // else is a bug and throws.
-const ENVIRONMENT = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EMFILE', 'ENFILE', 'EBUSY', 'ETXTBSY', 'EAGAIN']);
+const ENVIRONMENT = new Set([
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'ENOSPC',
+  'EDQUOT',
+  'EFBIG',
+  'EIO',
+  'EMFILE',
+  'ENFILE',
+  'EBUSY',
+  'ETXTBSY',
+  'EAGAIN',
+]);
 // Free space a write or move must leave on the vault's disk, beyond the note itself, for git's objects, index and
 // reflog: below it the change is refused as `disk_full` before the note is touched — never "written, not committed".
 const MIN_FREE_BYTES = 1 << 20;
@@ -24,7 +37,6 @@ interface Current {
   bytes: Buffer;
   mtimeMs: number;
 }
-
 
 /** Why `content` cannot be stored as a UTF-8 note, or null. */
 function contentProblem(content: unknown): string | null {
@@ -88,12 +100,16 @@ export class VaultWriter {
 
   constructor(opts: VaultWriterOptions) {
     const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
-    if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new TypeError(`maxBytes must be a positive integer, got ${String(opts.maxBytes)}`);
+    if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0)
+      throw new TypeError(`maxBytes must be a positive integer, got ${String(opts.maxBytes)}`);
     if (typeof opts.root !== 'string' || opts.root === '') throw new TypeError('root must be the path of the vault folder');
     for (const entry of opts.allowlist) {
       // An allowlisted name must itself pass the path rules, or no note could ever be written under it.
       const probe = checkVaultPath(`${entry}/probe.md`, [entry.normalize('NFC')]);
-      if (!probe.ok || entry.includes('/')) throw new TypeError(`allowlist entries must be plain top-level folder names; '${entry}' is not (${probe.ok ? "it holds a '/'" : probe.message})`);
+      if (!probe.ok || entry.includes('/'))
+        throw new TypeError(
+          `allowlist entries must be plain top-level folder names; '${entry}' is not (${probe.ok ? "it holds a '/'" : probe.message})`,
+        );
     }
     this.#root = opts.root;
     this.#allowlist = opts.allowlist.map((a) => a.normalize('NFC'));
@@ -106,7 +122,10 @@ export class VaultWriter {
     try {
       fs.realpathSync.native(this.#root);
     } catch (err) {
-      return fail('unavailable', `the vault folder '${this.#root}' cannot be reached (${(err as NodeJS.ErrnoException).code ?? 'error'}); check that it exists and is mounted, then retry`);
+      return fail(
+        'unavailable',
+        `the vault folder '${this.#root}' cannot be reached (${(err as NodeJS.ErrnoException).code ?? 'error'}); check that it exists and is mounted, then retry`,
+      );
     }
     try {
       return await this.#apply(op, caller.mayReadSensitive === true);
@@ -114,10 +133,16 @@ export class VaultWriter {
       const code = (err as NodeJS.ErrnoException | null)?.code;
       if (code === 'ENOSPC' || code === 'EDQUOT') {
         // its own reason: unlike a passing `unavailable`, retrying is useless until someone frees space
-        return fail('disk_full', `the vault's disk is full (${code}): nothing was changed; free some space on the disk holding ${this.#root}, then retry`);
+        return fail(
+          'disk_full',
+          `the vault's disk is full (${code}): nothing was changed; free some space on the disk holding ${this.#root}, then retry`,
+        );
       }
       if (code !== undefined && ENVIRONMENT.has(code)) {
-        return fail('unavailable', `the vault could not be changed (${code}: ${(err as Error).message}); check disk space and permissions, then retry`);
+        return fail(
+          'unavailable',
+          `the vault could not be changed (${code}: ${(err as Error).message}); check disk space and permissions, then retry`,
+        );
       }
       throw err;
     }
@@ -135,14 +160,20 @@ export class VaultWriter {
         if (typeof op.content === 'string') {
           const size = Buffer.byteLength(op.content, 'utf8');
           if (size > this.#maxBytes) {
-            return fail('too_large', `content is ${size} bytes in UTF-8, over the ${this.#maxBytes}-byte limit; split it into several smaller notes`);
+            return fail(
+              'too_large',
+              `content is ${size} bytes in UTF-8, over the ${this.#maxBytes}-byte limit; split it into several smaller notes`,
+            );
           }
         }
         const bad = contentProblem(op.content);
         if (bad !== null) return fail('invalid_content', bad);
         const current = await readCurrent(target.abs);
         if (current && !mayRead && this.#isSensitive(target.rel, current)) {
-          return fail('sensitive', `'${target.rel}' is a sensitive note and this agent may not read sensitive notes, so it may not overwrite it (the merge would carry its frontmatter over); write a new note instead`);
+          return fail(
+            'sensitive',
+            `'${target.rel}' is a sensitive note and this agent may not read sensitive notes, so it may not overwrite it (the merge would carry its frontmatter over); write a new note instead`,
+          );
         }
         const stale = staleness(target, current, op);
         if (stale) return stale;
@@ -160,7 +191,11 @@ export class VaultWriter {
         const target = this.#resolve(op.path);
         if (!target.ok) return target;
         const current = await readCurrent(target.abs);
-        if (!current) return fail('missing', `'${target.rel}' does not exist, so there is nothing to delete; check the path (search or list the folder)`);
+        if (!current)
+          return fail(
+            'missing',
+            `'${target.rel}' does not exist, so there is nothing to delete; check the path (search or list the folder)`,
+          );
         if (!mayRead && op.expectedHash !== undefined && this.#isSensitive(target.rel, current)) return hashOracle(target.rel);
         const stale = staleness(target, current, op);
         if (stale) return stale;
@@ -175,7 +210,8 @@ export class VaultWriter {
         if (!to.ok) return to;
         if (from.rel === to.rel) return fail('exists', `'from' and 'to' are the same note ('${to.rel}'); give a new path to move it to`);
         const current = await readCurrent(from.abs);
-        if (!current) return fail('missing', `'${from.rel}' does not exist, so there is nothing to move; check the path (search or list the folder)`);
+        if (!current)
+          return fail('missing', `'${from.rel}' does not exist, so there is nothing to move; check the path (search or list the folder)`);
         if (fs.lstatSync(to.abs, { throwIfNoEntry: false }) !== undefined) {
           return fail('exists', `'${to.rel}' already exists; move to a new name, or delete that note first`);
         }
@@ -183,7 +219,10 @@ export class VaultWriter {
         if (!mayRead && sensitive) {
           if (op.expectedHash !== undefined) return hashOracle(from.rel);
           if (!flaggedSensitive(current.bytes) && !this.#sensitivePath(to.rel)) {
-            return fail('sensitive', `'${from.rel}' is sensitive by its location and '${to.rel}' is not, so the move would expose it to agents that may not read sensitive notes; move it within a sensitive folder`);
+            return fail(
+              'sensitive',
+              `'${from.rel}' is sensitive by its location and '${to.rel}' is not, so the move would expose it to agents that may not read sensitive notes; move it within a sensitive folder`,
+            );
           }
         }
         const stale = staleness(from, current, op);
@@ -193,7 +232,12 @@ export class VaultWriter {
         const moved = await moveFile(from.abs, to.abs);
         if (!moved.ok) return moved;
         const st = await stat(to.abs);
-        return { ok: true, paths: [from.rel, to.rel], mtimeMs: st.mtimeMs, contentHash: !mayRead && sensitive ? null : sha256Hex(current.bytes) };
+        return {
+          ok: true,
+          paths: [from.rel, to.rel],
+          mtimeMs: st.mtimeMs,
+          contentHash: !mayRead && sensitive ? null : sha256Hex(current.bytes),
+        };
       }
       default:
         return assertNever(op);
@@ -205,7 +249,10 @@ export class VaultWriter {
     const fs = await statfs(this.#root);
     const free = fs.bavail * fs.bsize;
     if (free >= bytes + MIN_FREE_BYTES) return null;
-    return fail('disk_full', `the vault's disk is nearly full (${free} bytes free; this change needs ${bytes} plus ${MIN_FREE_BYTES} for its commit): nothing was changed; free some space on the disk holding ${this.#root}, then retry`);
+    return fail(
+      'disk_full',
+      `the vault's disk is nearly full (${free} bytes free; this change needs ${bytes} plus ${MIN_FREE_BYTES} for its commit): nothing was changed; free some space on the disk holding ${this.#root}, then retry`,
+    );
   }
 
   #isSensitive(rel: string, current: Current): boolean {
@@ -214,18 +261,35 @@ export class VaultWriter {
 }
 
 function hashOracle(rel: string): Failure<WriteFailReason> {
-  return fail('sensitive', `'${rel}' is a sensitive note and this agent may not read sensitive notes, so expectedHash cannot be checked against it (that would confirm guesses of its content); use expectedMtime instead`);
+  return fail(
+    'sensitive',
+    `'${rel}' is a sensitive note and this agent may not read sensitive notes, so expectedHash cannot be checked against it (that would confirm guesses of its content); use expectedMtime instead`,
+  );
 }
 
 /** `conflict` when the caller's expected mtime or hash no longer describes the note (or the note is gone). */
-function staleness(target: ResolvedPath, current: Current | null, op: { expectedMtime?: number; expectedHash?: string }): Failure<WriteFailReason> | null {
+function staleness(
+  target: ResolvedPath,
+  current: Current | null,
+  op: { expectedMtime?: number; expectedHash?: string },
+): Failure<WriteFailReason> | null {
   if (op.expectedMtime === undefined && op.expectedHash === undefined) return null;
-  if (!current) return fail('conflict', `'${target.rel}' does not exist, but an expected mtime/hash was given; read the vault again, or leave them out to create the note`);
+  if (!current)
+    return fail(
+      'conflict',
+      `'${target.rel}' does not exist, but an expected mtime/hash was given; read the vault again, or leave them out to create the note`,
+    );
   if (op.expectedMtime !== undefined && current.mtimeMs !== op.expectedMtime) {
-    return fail('conflict', `'${target.rel}' changed since you read it (mtime is ${current.mtimeMs}, you expected ${op.expectedMtime}); read it again and re-apply your change`);
+    return fail(
+      'conflict',
+      `'${target.rel}' changed since you read it (mtime is ${current.mtimeMs}, you expected ${op.expectedMtime}); read it again and re-apply your change`,
+    );
   }
   if (op.expectedHash !== undefined && sha256Hex(current.bytes) !== op.expectedHash.toLowerCase()) {
-    return fail('conflict', `'${target.rel}' changed since you read it (its sha256 is no longer ${op.expectedHash}); read it again and re-apply your change`);
+    return fail(
+      'conflict',
+      `'${target.rel}' changed since you read it (its sha256 is no longer ${op.expectedHash}); read it again and re-apply your change`,
+    );
   }
   return null;
 }

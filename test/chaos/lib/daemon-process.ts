@@ -38,7 +38,8 @@ export async function until<T>(what: string, timeoutMs: number, probe: () => Pro
     } catch (err) {
       last = err;
     }
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    if (performance.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
     await sleep(everyMs);
   }
 }
@@ -85,8 +86,17 @@ export class ProcessDaemon {
     return { servingMs: performance.now() - t0 };
   }
 
-  api<T = any>(method: 'GET' | 'POST', route: string, body?: unknown, opts: { agent?: string; timeoutMs?: number } = {}): Promise<ApiResult<T>> {
-    return httpCall<T>(this.url, method, route, body, { token: this.token, timeoutMs: opts.timeoutMs ?? 120_000, ...(opts.agent ? { agent: opts.agent } : {}) });
+  api<T = any>(
+    method: 'GET' | 'POST',
+    route: string,
+    body?: unknown,
+    opts: { agent?: string; timeoutMs?: number } = {},
+  ): Promise<ApiResult<T>> {
+    return httpCall<T>(this.url, method, route, body, {
+      token: this.token,
+      timeoutMs: opts.timeoutMs ?? 120_000,
+      ...(opts.agent ? { agent: opts.agent } : {}),
+    });
   }
 
   tool<T = any>(name: string, args: Record<string, unknown>, agent: string): Promise<ApiResult<T>> {
@@ -95,14 +105,24 @@ export class ProcessDaemon {
 
   /** Resolves when the boot reconcile is done, nothing is pending or in flight, and git writes are available. */
   async caughtUp(timeoutMs = 120_000): Promise<void> {
-    await until('the index to catch up', timeoutMs, async () => {
-      const s = (await this.api('GET', '/v1/status')).body?.index;
-      return s?.reconciled && s.pending === 0 && s.in_flight === 0 ? true : undefined;
-    }, 50);
-    await until('git writes to be available', timeoutMs, async () => {
-      const r = await this.api('GET', '/v1/tools');
-      return r.body?.writes?.available ? true : undefined;
-    }, 50);
+    await until(
+      'the index to catch up',
+      timeoutMs,
+      async () => {
+        const s = (await this.api('GET', '/v1/status')).body?.index;
+        return s?.reconciled && s.pending === 0 && s.in_flight === 0 ? true : undefined;
+      },
+      50,
+    );
+    await until(
+      'git writes to be available',
+      timeoutMs,
+      async () => {
+        const r = await this.api('GET', '/v1/tools');
+        return r.body?.writes?.available ? true : undefined;
+      },
+      50,
+    );
   }
 
   /** SIGKILL: no handler runs, nothing is flushed — a power cut for this process. */

@@ -49,17 +49,28 @@ const show = (h: string | null) => (h === null ? 'absent' : h.slice(0, 12));
 export async function awaitGitClean(vault: string, timeoutMs: number): Promise<string | null> {
   let last = '';
   try {
-    await until('git status to be clean', timeoutMs, async () => {
-      last = (await git(vault, ['status', '--porcelain', '--untracked-files=all'])).out.trim();
-      return last === '' ? true : undefined;
-    }, 100);
+    await until(
+      'git status to be clean',
+      timeoutMs,
+      async () => {
+        last = (await git(vault, ['status', '--porcelain', '--untracked-files=all'])).out.trim();
+        return last === '' ? true : undefined;
+      },
+      100,
+    );
     return null;
   } catch {
     return last;
   }
 }
 
-export async function checkInvariants(o: { vault: string; dataDir: string; ledger: Ledger; model: Model; cycle: number }): Promise<CheckResult> {
+export async function checkInvariants(o: {
+  vault: string;
+  dataDir: string;
+  ledger: Ledger;
+  model: Model;
+  cycle: number;
+}): Promise<CheckResult> {
   const { vault, ledger, model } = o;
   const problems: string[] = [];
   const lostOps = new Set<number>(); // an op lost two ways (commit gone, note gone) counts once
@@ -71,7 +82,9 @@ export async function checkInvariants(o: { vault: string; dataDir: string; ledge
     if (op.outcome?.kind !== 'acked' || !op.outcome.commit) continue;
     if (!history.has(op.outcome.commit)) {
       lostOps.add(op.seq);
-      say(`acknowledged ${op.tool} #${op.seq} by ${op.agent} (${op.path ?? op.outcome.paths.join(', ')}) committed ${op.outcome.commit.slice(0, 12)}, which is not in HEAD's history`);
+      say(
+        `acknowledged ${op.tool} #${op.seq} by ${op.agent} (${op.path ?? op.outcome.paths.join(', ')}) committed ${op.outcome.commit.slice(0, 12)}, which is not in HEAD's history`,
+      );
     }
   }
 
@@ -90,7 +103,8 @@ export async function checkInvariants(o: { vault: string; dataDir: string; ledge
     if (!f.endsWith('.md')) continue;
     const bytes = readFileSync(path.join(vault, f));
     onDisk.set(f, sha256(bytes));
-    if ((f.startsWith('Inbox/') || f.startsWith('Daily/')) && !sumOk(bytes)) say(`torn note ${f}: its checksum line does not match its content`);
+    if ((f.startsWith('Inbox/') || f.startsWith('Daily/')) && !sumOk(bytes))
+      say(`torn note ${f}: its checksum line does not match its content`);
   }
   for (const b of ledger.bulk) {
     const h = onDisk.get(b.path);
@@ -113,9 +127,14 @@ export async function checkInvariants(o: { vault: string; dataDir: string; ledge
   // not swept into the person's commit at the next start
   for (const op of ledger.cycleAgentOps(o.cycle)) {
     if (op.tool !== 'vault_write' || op.outcome?.kind !== 'unknown' || !op.path || onDisk.get(op.path) !== op.sentHash) continue;
-    const last = (await git(vault, ['log', '-1', '--format=%H %(trailers:key=Memvault-Agent,valueonly,separator=%x2C)', 'HEAD', '--', op.path])).out.trim();
+    const last = (
+      await git(vault, ['log', '-1', '--format=%H %(trailers:key=Memvault-Agent,valueonly,separator=%x2C)', 'HEAD', '--', op.path])
+    ).out.trim();
     const [sha = '', agent = ''] = last.split(' ');
-    if (agent !== op.agent) say(`${op.path}: ${op.agent}'s unacknowledged write is on disk but commit ${sha.slice(0, 12)} records it as ${agent === '' ? 'the person' : agent}, so the agent cannot undo it`);
+    if (agent !== op.agent)
+      say(
+        `${op.path}: ${op.agent}'s unacknowledged write is on disk but commit ${sha.slice(0, 12)} records it as ${agent === '' ? 'the person' : agent}, so the agent cannot undo it`,
+      );
   }
 
   // 4. git is sound and clean
@@ -131,7 +150,9 @@ export async function checkInvariants(o: { vault: string; dataDir: string; ledge
   for (const n of notes) want.set(n.path, sha256(readFileSync(path.join(vault, n.path))));
   const db = openIndex(path.join(o.dataDir, 'index.sqlite'), { readonly: true, cacheMiB: 4 });
   try {
-    const rows = db.prepare(`SELECT source_id AS p, content_hash AS h FROM memory_documents WHERE source_type = 'vault' AND deleted_at IS NULL`).all() as { p: string; h: string }[];
+    const rows = db
+      .prepare(`SELECT source_id AS p, content_hash AS h FROM memory_documents WHERE source_type = 'vault' AND deleted_at IS NULL`)
+      .all() as { p: string; h: string }[];
     const have = new Map(rows.map((r) => [r.p, r.h]));
     for (const [p, h] of want) {
       const got = have.get(p);

@@ -18,7 +18,8 @@ export interface Corpus {
 export function loadCorpus(): Corpus {
   const files: Corpus['files'] = [];
   for (const sub of ['tldr-common', 'rust-book'] as const) {
-    for (const n of corpusFiles(sub)) files.push({ name: `${sub === 'rust-book' ? 'rb' : 'tldr'}-${n}`, abs: path.join(corpusDir(sub), n) });
+    for (const n of corpusFiles(sub))
+      files.push({ name: `${sub === 'rust-book' ? 'rb' : 'tldr'}-${n}`, abs: path.join(corpusDir(sub), n) });
   }
   return { files };
 }
@@ -53,7 +54,8 @@ function body(rand: () => number, title: string, seq: number): string {
 
 function outcomeOf(status: number, b: any, thrown: unknown): Outcome {
   if (thrown !== undefined) return { kind: 'unknown', why: String((thrown as Error)?.cause ?? thrown) };
-  if (status === 200) return { kind: 'acked', commit: b?.commit ?? null, contentHash: b?.content_hash ?? null, paths: b?.paths ?? (b?.path ? [b.path] : []) };
+  if (status === 200)
+    return { kind: 'acked', commit: b?.commit ?? null, contentHash: b?.content_hash ?? null, paths: b?.paths ?? (b?.path ? [b.path] : []) };
   const reason = String(b?.error?.reason ?? `http_${status}`);
   // `unavailable` may mean "written but not committed": the disk may or may not have changed
   if (reason === 'unavailable' || status >= 500) return { kind: 'unknown', why: `${reason}: ${b?.error?.message ?? ''}` };

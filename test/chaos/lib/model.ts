@@ -9,7 +9,12 @@ const run = promisify(execFile);
 /** A file's bytes at `rev` (a commit), or null when it is not in that tree. */
 export async function gitBlob(vault: string, rev: string, rel: string): Promise<Buffer | null> {
   try {
-    const r = await run('git', ['show', `${rev}:${rel}`], { cwd: vault, encoding: 'buffer', maxBuffer: 64 << 20, env: { ...process.env, GIT_LITERAL_PATHSPECS: '0' } });
+    const r = await run('git', ['show', `${rev}:${rel}`], {
+      cwd: vault,
+      encoding: 'buffer',
+      maxBuffer: 64 << 20,
+      env: { ...process.env, GIT_LITERAL_PATHSPECS: '0' },
+    });
     return r.stdout;
   } catch {
     return null;

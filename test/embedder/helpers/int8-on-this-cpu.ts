@@ -13,5 +13,11 @@ const vectors = await provider.embed(texts);
 await provider.close();
 const format = await int8Format();
 process.stdout.write(
-  JSON.stringify({ probe: await probeU8S8(), format, file: useLiteModelFileName(format), version: provider.info.version, vectors: vectors.map((v) => Array.from(v)) }),
+  JSON.stringify({
+    probe: await probeU8S8(),
+    format,
+    file: useLiteModelFileName(format),
+    version: provider.info.version,
+    vectors: vectors.map((v) => Array.from(v)),
+  }),
 );

@@ -55,7 +55,10 @@ t.test('a broken or non-WordPiece tokenizer.json fails with tokenizer_invalid', 
   await makeMiniLmFixture(dir);
   writeFileSync(join(dir, 'tokenizer.json'), '{ not json');
   t.equal((await startError(createOnnxProvider({ modelDir: dir }))).code, 'tokenizer_invalid');
-  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify({ model: { type: 'BPE', vocab: { a: 0 } }, pre_tokenizer: { type: 'ByteLevel' } }));
+  writeFileSync(
+    join(dir, 'tokenizer.json'),
+    JSON.stringify({ model: { type: 'BPE', vocab: { a: 0 } }, pre_tokenizer: { type: 'ByteLevel' } }),
+  );
   const err = await startError(createOnnxProvider({ modelDir: dir }));
   t.equal(err.code, 'tokenizer_invalid');
   t.match(err.message, /BPE/);

@@ -28,8 +28,15 @@ t.test('splits large inputs into batchSize requests and restores order by index'
   const p = await createOpenAiProvider({ baseUrl: server.baseUrl, model: 'm', batchSize: 4 });
   const texts = Array.from({ length: 10 }, (_, i) => `note number ${i}`);
   const vecs = await p.embed(texts);
-  t.same(server.requests.slice(1).map((r) => r.input.length), [4, 4, 2]);
-  t.same(server.requests.slice(1).flatMap((r) => r.input), texts, 'every text sent once, in order');
+  t.same(
+    server.requests.slice(1).map((r) => r.input.length),
+    [4, 4, 2],
+  );
+  t.same(
+    server.requests.slice(1).flatMap((r) => r.input),
+    texts,
+    'every text sent once, in order',
+  );
   t.equal(vecs.length, 10);
   const wrong = texts.filter((text, i) => !close(vecs[i]!, unit(hashVector(text, 8))));
   t.same(wrong, [], 'each text gets its own vector though the server answers in reverse');
@@ -43,7 +50,10 @@ t.test('sends the api key as a bearer token on every request', async (t) => {
   t.teardown(() => server.close());
   const p = await createOpenAiProvider({ baseUrl: server.baseUrl, model: 'm', apiKey: 'sk-test-123' });
   await p.embed(['a', 'b']);
-  t.same(server.requests.map((r) => r.headers.authorization), ['Bearer sk-test-123', 'Bearer sk-test-123']);
+  t.same(
+    server.requests.map((r) => r.headers.authorization),
+    ['Bearer sk-test-123', 'Bearer sk-test-123'],
+  );
 });
 
 t.test('counts tokens as characters / 4, rounded up', async (t) => {

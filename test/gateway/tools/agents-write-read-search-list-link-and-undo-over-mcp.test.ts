@@ -24,14 +24,35 @@ t.test('the tools are listed with their annotations and input schemas', async (t
   t.same([...byName.keys()].sort(), ['memory_search', 'vault_link', 'vault_list', 'vault_read', 'vault_undo_last', 'vault_write']);
   for (const name of ['vault_read', 'vault_list', 'vault_link', 'memory_search'])
     t.match(byName.get(name)!.annotations, { readOnlyHint: true, openWorldHint: false }, `${name} is read-only`);
-  t.match(byName.get('vault_write')!.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
-  t.match(byName.get('vault_undo_last')!.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+  t.match(byName.get('vault_write')!.annotations, {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  });
+  t.match(byName.get('vault_undo_last')!.annotations, {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  });
   const write = byName.get('vault_write')!.inputSchema;
   t.equal(write.type, 'object');
   t.same([...(write.required ?? [])].sort(), ['content', 'path'], 'path and content are required');
-  t.match(write.properties, { path: { type: 'string' }, content: { type: 'string' }, expected_mtime: { type: 'number' }, wait_indexed: { type: 'boolean' } });
-  t.match(byName.get('memory_search')!.inputSchema.properties, { query: { type: 'string', description: /look for/ }, mode: { enum: ['hybrid', 'bm25', 'vector'] } });
-  t.ok(tools.every((x) => typeof x.description === 'string' && x.description.length > 40), 'every tool says what it does');
+  t.match(write.properties, {
+    path: { type: 'string' },
+    content: { type: 'string' },
+    expected_mtime: { type: 'number' },
+    wait_indexed: { type: 'boolean' },
+  });
+  t.match(byName.get('memory_search')!.inputSchema.properties, {
+    query: { type: 'string', description: /look for/ },
+    mode: { enum: ['hybrid', 'bm25', 'vector'] },
+  });
+  t.ok(
+    tools.every((x) => typeof x.description === 'string' && x.description.length > 40),
+    'every tool says what it does',
+  );
   t.match(client.getInstructions(), /memory_search/, 'the server explains how the tools fit together');
 });
 
@@ -53,7 +74,15 @@ t.test('write, read back, search, list, links and undo work end to end', async (
 
   const r = await call(client, 'vault_read', { path: 'Projects/Alpha.md' });
   t.equal(r.isError, false, r.text);
-  t.match(r.body, { path: 'Projects/Alpha.md', content: first, content_hash: w.body.content_hash, mtime_ms: w.body.mtime_ms, sensitive: false, indexed: true, frontmatter: {} });
+  t.match(r.body, {
+    path: 'Projects/Alpha.md',
+    content: first,
+    content_hash: w.body.content_hash,
+    mtime_ms: w.body.mtime_ms,
+    sensitive: false,
+    indexed: true,
+    frontmatter: {},
+  });
 
   const found = await call(client, 'memory_search', { query: 'quokka zeppelin', k: 3 });
   t.equal(found.isError, false, found.text);
@@ -62,7 +91,10 @@ t.test('write, read back, search, list, links and undo work end to end', async (
 
   const root = await call(client, 'vault_list', {});
   t.same(root.body.folders, ['People', 'Projects'], 'hidden and ignored folders are left out');
-  t.same(root.body.notes.map((n: { path: string }) => n.path), ['Welcome.md']);
+  t.same(
+    root.body.notes.map((n: { path: string }) => n.path),
+    ['Welcome.md'],
+  );
   const all = await call(client, 'vault_list', { folder: '', recursive: true });
   t.same(
     all.body.notes.map((n: { path: string }) => n.path),
@@ -70,7 +102,13 @@ t.test('write, read back, search, list, links and undo work end to end', async (
     'recursive listing: notes only, no Templates, no .png',
   );
   const projects = await call(client, 'vault_list', { folder: 'Projects/' });
-  t.match(projects.body, { folder: 'Projects', recursive: false, folders: [], notes: [{ path: 'Projects/Alpha.md', mtime_ms: w.body.mtime_ms, size: Buffer.byteLength(first) }], truncated: false });
+  t.match(projects.body, {
+    folder: 'Projects',
+    recursive: false,
+    folders: [],
+    notes: [{ path: 'Projects/Alpha.md', mtime_ms: w.body.mtime_ms, size: Buffer.byteLength(first) }],
+    truncated: false,
+  });
 
   const links = await call(client, 'vault_link', { path: 'Projects/Alpha.md' });
   t.equal(links.isError, false, links.text);
@@ -81,11 +119,20 @@ t.test('write, read back, search, list, links and undo work end to end', async (
   t.match(links.body.unresolved, [{ target: 'Nowhere', reason: 'missing', line: 3 }]);
   t.match(links.body.backlinks, [{ path: 'People/Gamma.md', title: 'Gamma', line: 3 }], 'Gamma linked to Alpha before it existed');
   const beta = await call(client, 'vault_link', { path: 'People/Beta.md' });
-  t.same(beta.body.backlinks.map((b: { path: string }) => b.path), ['Projects/Alpha.md', 'Projects/Alpha.md'], 'backlinks of the alias target');
+  t.same(
+    beta.body.backlinks.map((b: { path: string }) => b.path),
+    ['Projects/Alpha.md', 'Projects/Alpha.md'],
+    'backlinks of the alias target',
+  );
 
   // overwrite with the mtime we read; a second write with the now-stale mtime is a conflict
   const second = '# Alpha\n\nThe plan changed: walrus balloon instead.\n';
-  const w2 = await call(client, 'vault_write', { path: 'Projects/Alpha.md', content: second, expected_mtime: r.body.mtime_ms, wait_indexed: true });
+  const w2 = await call(client, 'vault_write', {
+    path: 'Projects/Alpha.md',
+    content: second,
+    expected_mtime: r.body.mtime_ms,
+    wait_indexed: true,
+  });
   t.match(w2.body, { indexed: true });
   const stale = await call(client, 'vault_write', { path: 'Projects/Alpha.md', content: 'lost update', expected_mtime: r.body.mtime_ms });
   t.equal(stale.isError, true);

@@ -40,11 +40,19 @@ t.test('bad arguments name the argument and the rule', async (t) => {
   const http = await s.d.api('POST', '/v1/tools/memory_search', { query: 'x', k: 0 });
   t.equal(http.status, 400);
   t.match(http.body, { error: { reason: 'bad_request', message: /k: k must be at least 1/ } });
-  const notJson = await fetch(`${s.d.url}/v1/tools/vault_read`, { method: 'POST', headers: { authorization: `Bearer ${s.d.token}` }, body: '{nope' });
+  const notJson = await fetch(`${s.d.url}/v1/tools/vault_read`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.d.token}` },
+    body: '{nope',
+  });
   t.equal(notJson.status, 400);
   t.match(await notJson.json(), { error: { reason: 'bad_request', message: /JSON/ } });
 
-  await t.rejects(client.callTool({ name: 'vault_delete_everything', arguments: {} }), /unknown tool "vault_delete_everything"/, 'an unknown tool is a protocol error');
+  await t.rejects(
+    client.callTool({ name: 'vault_delete_everything', arguments: {} }),
+    /unknown tool "vault_delete_everything"/,
+    'an unknown tool is a protocol error',
+  );
   t.equal((await s.d.api('POST', '/v1/tools/vault_delete_everything', {})).status, 404);
 });
 
@@ -88,7 +96,10 @@ t.test('paths that escape the vault, hidden folders and non-notes are refused', 
     s.d.api('POST', '/v1/tools/vault_read', { path: 'Inbox/Nope.md' }),
     s.d.api('POST', '/v1/tools/vault_read', { path: 'Inbox/x.txt' }),
   ]);
-  t.same(statuses.map((r) => r.status), [403, 404, 400]);
+  t.same(
+    statuses.map((r) => r.status),
+    [403, 404, 400],
+  );
 });
 
 t.test('over-large, stale and disallowed writes are refused with their reason', async (t) => {
@@ -104,9 +115,17 @@ t.test('over-large, stale and disallowed writes are refused with their reason', 
   t.match(nul.body, { error: { reason: 'invalid_content' } });
   t.equal(s.writes.seen.length, 0, 'refused before reaching the write path');
   const outsideAllow = await s.d.api('POST', '/v1/tools/vault_write', { path: 'Secrets/x.md', content: 'x' });
-  t.match(outsideAllow, { status: 403, body: { error: { reason: 'outside_allowlist' } } }, "the writer's refusals pass through with their reason");
+  t.match(
+    outsideAllow,
+    { status: 403, body: { error: { reason: 'outside_allowlist' } } },
+    "the writer's refusals pass through with their reason",
+  );
   const read = await call(client, 'vault_read', { path: 'Inbox/Plain.md' });
-  const stale = await s.d.api('POST', '/v1/tools/vault_write', { path: 'Inbox/Plain.md', content: 'x', expected_mtime: read.body.mtime_ms - 1 });
+  const stale = await s.d.api('POST', '/v1/tools/vault_write', {
+    path: 'Inbox/Plain.md',
+    content: 'x',
+    expected_mtime: read.body.mtime_ms - 1,
+  });
   t.match(stale, { status: 409, body: { error: { reason: 'conflict' } } });
   t.equal((await call(client, 'vault_read', { path: 'Inbox/Plain.md' })).body.content, FILES['Inbox/Plain.md'], 'the note is untouched');
 });

@@ -38,13 +38,21 @@ t.test('every tool answers the same over HTTP JSON and MCP', async (t) => {
   const v1 = await s.d.api('POST', '/v1/search', { query: 'ledger postgres migration', k: 2, filters: { tags: ['infra'] } });
   t.same(v1.body.results, sh.body.results, 'memory_search is POST /v1/search');
 
-  const w = await s.d.api('POST', '/v1/tools/vault_write', { path: 'Projects/Beacon.md', content: '# Beacon\n\nSee [[atlas]].\n', wait_indexed: true });
+  const w = await s.d.api('POST', '/v1/tools/vault_write', {
+    path: 'Projects/Beacon.md',
+    content: '# Beacon\n\nSee [[atlas]].\n',
+    wait_indexed: true,
+  });
   t.equal(w.status, 200);
   t.same(Object.keys(w.body).sort(), ['commit', 'content_hash', 'indexed', 'mtime_ms', 'op', 'path']);
   t.match(w.body, { op: 'write', indexed: true });
   t.match(s.writes.seen.at(-1), { agent: 'agent' }, 'no X-Memvault-Agent header: recorded as `agent`');
   const back = (await both('vault_link', { path: 'Projects/Atlas.md' })).http.body;
-  t.same(back.backlinks.map((b: { path: string }) => b.path), ['People/Maya.md', 'Projects/Beacon.md'], 'the HTTP write shows up as a backlink');
+  t.same(
+    back.backlinks.map((b: { path: string }) => b.path),
+    ['People/Maya.md', 'Projects/Beacon.md'],
+    'the HTTP write shows up as a backlink',
+  );
 
   for (const [tool, args, status, reason] of [
     ['vault_read', { path: 'Nope/x.md' }, 404, 'not_found'],

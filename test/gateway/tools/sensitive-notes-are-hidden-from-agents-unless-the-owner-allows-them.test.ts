@@ -17,14 +17,30 @@ t.test('by default agents get `sensitive` refusals and never the content', async
 
   for (const p of ['Inbox/Diary.md', 'Inbox/Local.md']) {
     const r = await call(client, 'vault_read', { path: p });
-    t.match(r.body, { error: { reason: 'sensitive', message: /writes\.agents_may_read_sensitive: true/ } }, `${p} is refused, saying how to allow it`);
+    t.match(
+      r.body,
+      { error: { reason: 'sensitive', message: /writes\.agents_may_read_sensitive: true/ } },
+      `${p} is refused, saying how to allow it`,
+    );
     t.notMatch(r.text, /heron|about/, 'no content leaks into the message');
   }
   t.equal((await s.d.api('POST', '/v1/tools/vault_read', { path: 'Inbox/Diary.md' })).status, 403);
-  t.match((await call(client, 'memory_search', { query: 'heron', filters: { include_sensitive: true } })).body, { error: { reason: 'sensitive' } }, 'agents cannot opt into sensitive hits');
-  t.same((await call(client, 'memory_search', { query: 'heron thoughts', mode: 'bm25' })).body.results, [], 'sensitive notes stay out of search');
+  t.match(
+    (await call(client, 'memory_search', { query: 'heron', filters: { include_sensitive: true } })).body,
+    { error: { reason: 'sensitive' } },
+    'agents cannot opt into sensitive hits',
+  );
+  t.same(
+    (await call(client, 'memory_search', { query: 'heron thoughts', mode: 'bm25' })).body.results,
+    [],
+    'sensitive notes stay out of search',
+  );
   t.match((await call(client, 'vault_link', { path: 'Inbox/Local.md' })).body, { error: { reason: 'sensitive' } });
-  t.same((await call(client, 'vault_link', { path: 'Inbox/Plain.md' })).body.backlinks, [], 'a backlink from a sensitive note is not shown');
+  t.same(
+    (await call(client, 'vault_link', { path: 'Inbox/Plain.md' })).body.backlinks,
+    [],
+    'a backlink from a sensitive note is not shown',
+  );
   t.same(
     (await call(client, 'vault_list', { folder: 'Inbox' })).body.notes.map((n: { path: string }) => n.path),
     ['Inbox/Diary.md', 'Inbox/Local.md', 'Inbox/Plain.md'],

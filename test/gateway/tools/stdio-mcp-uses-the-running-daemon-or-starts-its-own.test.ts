@@ -11,7 +11,11 @@ import { REPO, makeVault } from '../../helpers/daemon.js';
 import { daemonInfoFile, findDaemon, writeDaemonInfo } from '../../../bin/client.js';
 import { call, startToolDaemon, toolConfig } from './helpers/tool-daemon.js';
 
-function spawnMcp(configFile: string, vault: string, env: Record<string, string> = {}): { client: Client; transport: StdioClientTransport; errors: Error[] } {
+function spawnMcp(
+  configFile: string,
+  vault: string,
+  env: Record<string, string> = {},
+): { client: Client; transport: StdioClientTransport; errors: Error[] } {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [path.join(REPO, 'bin/memvault'), 'mcp', '--config', configFile, '--vault', vault],
@@ -79,7 +83,10 @@ t.test('without a daemon, it starts one in its own process and stops it when std
   t.match(running?.url, /^http:\/\/127\.0\.0\.1:\d+$/);
 
   await indexed;
-  const logged = lineMatching(transport.stderr as Readable, /"event":"gateway_request".*"tool":"memory_search".*"agent":"night-shift".*"transport":"stdio"/);
+  const logged = lineMatching(
+    transport.stderr as Readable,
+    /"event":"gateway_request".*"tool":"memory_search".*"agent":"night-shift".*"transport":"stdio"/,
+  );
   const found = await call(client, 'memory_search', { query: 'heron at dawn', k: 1 });
   t.equal(found.body.results[0]?.path, 'Inbox/Heron.md');
   t.ok(await logged, 'the call is logged with the agent from MEMVAULT_AGENT, sanitised');

@@ -34,7 +34,11 @@ t.test('targets resolve by path, name, suffix and alias, in that order', async (
   t.same(g.resolve('Notes'), { ok: false, reason: 'ambiguous', candidates: ['Archive/Notes.md', 'Daily/Notes.md'] });
   t.same(g.resolve('twice'), { ok: false, reason: 'ambiguous', candidates: ['Other/Alias2.md', 'Shared/Alias.md'] });
   t.same(g.resolve('diagram.png'), { ok: false, reason: 'attachment' });
-  t.same(g.resolve('Standup 2024.05.12'), { ok: true, path: 'Meetings/Standup 2024.05.12.md', via: 'name' }, 'dots in a name are not an extension');
+  t.same(
+    g.resolve('Standup 2024.05.12'),
+    { ok: true, path: 'Meetings/Standup 2024.05.12.md', via: 'name' },
+    'dots in a name are not an extension',
+  );
   t.same(g.resolve('Minutes 2024.06.01'), { ok: false, reason: 'missing' });
   t.same(g.resolve('Nowhere'), { ok: false, reason: 'missing' });
 });
@@ -49,6 +53,14 @@ t.test('backlinks collect the notes whose links resolve here, not self-links', a
     (g.backlinks.get('Sub/B.md') ?? []).map((b) => b.from),
     ['A.md', 'C.md'],
   );
-  t.same((g.backlinks.get('A.md') ?? []).map((b) => b.from), ['Sub/B.md'], 'A → A is not a backlink');
-  t.same((g.backlinks.get('C.md') ?? []).map((b) => b.from), ['Sub/B.md'], 'by alias');
+  t.same(
+    (g.backlinks.get('A.md') ?? []).map((b) => b.from),
+    ['Sub/B.md'],
+    'A → A is not a backlink',
+  );
+  t.same(
+    (g.backlinks.get('C.md') ?? []).map((b) => b.from),
+    ['Sub/B.md'],
+    'by alias',
+  );
 });

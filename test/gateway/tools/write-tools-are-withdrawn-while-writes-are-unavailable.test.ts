@@ -15,7 +15,11 @@ t.test('the write tools disappear and come back with the write path', async (t) 
   s.writes.setState(2); // the git writer reports: git is missing
   t.same(await names(), ['memory_search', 'vault_link', 'vault_list', 'vault_read'], 'write tools are not listed');
   const w = await call(client, 'vault_write', { path: 'Inbox/b.md', content: '# B\n' });
-  t.match(w, { isError: true, body: { error: { reason: 'unavailable', message: /git_missing/ } } }, 'a client that calls anyway is told why');
+  t.match(
+    w,
+    { isError: true, body: { error: { reason: 'unavailable', message: /git_missing/ } } },
+    'a client that calls anyway is told why',
+  );
   const http = await s.d.api('POST', '/v1/tools/vault_undo_last', {});
   t.equal(http.status, 503);
   t.match(http.body, { error: { reason: 'unavailable' } });
@@ -27,7 +31,10 @@ t.test('the write tools disappear and come back with the write path', async (t) 
   // the rest keeps working
   t.equal((await call(client, 'vault_read', { path: 'Inbox/a.md' })).body.content, '# A\n\nalpha beta gamma\n');
   t.equal((await call(client, 'memory_search', { query: 'alpha gamma', mode: 'bm25' })).body.results[0]?.path, 'Inbox/a.md');
-  t.same((await call(client, 'vault_list', { folder: 'Inbox' })).body.notes.map((n: { path: string }) => n.path), ['Inbox/a.md']);
+  t.same(
+    (await call(client, 'vault_list', { folder: 'Inbox' })).body.notes.map((n: { path: string }) => n.path),
+    ['Inbox/a.md'],
+  );
 
   s.writes.setState(1);
   t.equal((await names()).length, 6, 'offered again once the write path is back');

@@ -76,5 +76,7 @@ export function commitCount(dir: string): number {
 
 /** `git status --porcelain` as a person reads it, one line per entry. */
 export function status(dir: string): string[] {
-  return git(dir, 'status', '--porcelain', '--untracked-files=all').split('\n').filter((l) => l !== '');
+  return git(dir, 'status', '--porcelain', '--untracked-files=all')
+    .split('\n')
+    .filter((l) => l !== '');
 }

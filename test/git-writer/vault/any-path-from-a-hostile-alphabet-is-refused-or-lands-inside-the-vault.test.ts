@@ -12,14 +12,70 @@ const RUNS = 2_500;
 const PATH_REASONS = ['path_escape', 'not_markdown', 'outside_allowlist'];
 
 const hostile = fc.constantFrom(
-  '.', '..', '/', '//', '\\', '%', '%2e', '%2F', '%25', '\u0000', '\n', '\u2215', '\u2044', '\uff0f', '\uff0e', '\u2024',
-  '\ufe52', '\u29f8', '\uff3c', '\u2025', '\u2100', '\u200b', '\u202e', ' ', ':', 'C:', '~1', '.git', 'out', 'up',
+  '.',
+  '..',
+  '/',
+  '//',
+  '\\',
+  '%',
+  '%2e',
+  '%2F',
+  '%25',
+  '\u0000',
+  '\n',
+  '\u2215',
+  '\u2044',
+  '\uff0f',
+  '\uff0e',
+  '\u2024',
+  '\ufe52',
+  '\u29f8',
+  '\uff3c',
+  '\u2025',
+  '\u2100',
+  '\u200b',
+  '\u202e',
+  ' ',
+  ':',
+  'C:',
+  '~1',
+  '.git',
+  'out',
+  'up',
 );
-const benign = fc.constantFrom('a', 'b', 'x', '2', 'e', 'f', '5', 'c', '0', '-', 'e\u0301', '\u00e9', 'Inbox', 'inbox', 'Meetings', 'Secrets', 'md', '.md', '.MD', 'note', '/');
+const benign = fc.constantFrom(
+  'a',
+  'b',
+  'x',
+  '2',
+  'e',
+  'f',
+  '5',
+  'c',
+  '0',
+  '-',
+  'e\u0301',
+  '\u00e9',
+  'Inbox',
+  'inbox',
+  'Meetings',
+  'Secrets',
+  'md',
+  '.md',
+  '.MD',
+  'note',
+  '/',
+);
 const pieces = fc.oneof({ arbitrary: hostile, weight: 1 }, { arbitrary: benign, weight: 4 });
 const raw = fc.array(pieces, { maxLength: 10 }).map((p) => p.join(''));
 // Half the inputs start like a real note path, so plenty get past the first rules and reach the disk.
-const shaped = fc.tuple(fc.constantFrom('Inbox/', 'Inbox/', 'Meetings/', 'Inbox/sub/', 'Inbox/out/', 'Inbox/up/', 'Secrets/', 'inbox/', ''), raw, fc.constantFrom('.md', '.md', '.md', '', '.MD', '/')).map((p) => p.join(''));
+const shaped = fc
+  .tuple(
+    fc.constantFrom('Inbox/', 'Inbox/', 'Meetings/', 'Inbox/sub/', 'Inbox/out/', 'Inbox/up/', 'Secrets/', 'inbox/', ''),
+    raw,
+    fc.constantFrom('.md', '.md', '.md', '', '.MD', '/'),
+  )
+  .map((p) => p.join(''));
 
 t.test(`${RUNS} hostile paths: refused with a path reason, or written inside the vault as a .md note`, async (t) => {
   const s = sandbox(t);
@@ -52,8 +108,14 @@ t.test(`${RUNS} hostile paths: refused with a path reason, or written inside the
     }),
     { seed: SEED, numRuns: RUNS },
   );
-  t.ok(written >= 150, `${written} of ${RUNS} inputs were accepted and written, so the property was not vacuous (${JSON.stringify(outcomes)})`);
-  t.ok(PATH_REASONS.every((r) => (outcomes[r] ?? 0) >= 50), 'each path reason was exercised');
+  t.ok(
+    written >= 150,
+    `${written} of ${RUNS} inputs were accepted and written, so the property was not vacuous (${JSON.stringify(outcomes)})`,
+  );
+  t.ok(
+    PATH_REASONS.every((r) => (outcomes[r] ?? 0) >= 50),
+    'each path reason was exercised',
+  );
   t.same(snapshot(s.outside), outsideBefore, 'nothing outside the vault was created or changed');
   t.same(readdirSync(s.top).sort(), ['outside', 'vault']);
   const hidden = Object.keys(snapshot(s.vault)).filter((p) => p.split('/').some((seg) => seg.startsWith('.')));

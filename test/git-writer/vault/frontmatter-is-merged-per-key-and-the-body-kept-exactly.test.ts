@@ -21,8 +21,16 @@ function yamlOf(note: string): unknown {
 t.test('new content without frontmatter keeps the existing block as it was', async (t) => {
   const old = '---\ntitle: Plan  # keep this comment\ntags: [a, b]\n---\nold body\n';
   t.equal(text(mergeFrontmatter(old, 'new body\n')), '---\ntitle: Plan  # keep this comment\ntags: [a, b]\n---\nnew body\n');
-  t.equal(text(mergeFrontmatter('---\ntitle: x\n---', 'body')), '---\ntitle: x\n---\nbody', 'a closing fence at end of file gains a line break');
-  t.equal(text(mergeFrontmatter('---\r\ntitle: x\r\n---\r\nold\r\n', 'new\r\n')), '---\r\ntitle: x\r\n---\r\nnew\r\n', 'CRLF notes stay CRLF');
+  t.equal(
+    text(mergeFrontmatter('---\ntitle: x\n---', 'body')),
+    '---\ntitle: x\n---\nbody',
+    'a closing fence at end of file gains a line break',
+  );
+  t.equal(
+    text(mergeFrontmatter('---\r\ntitle: x\r\n---\r\nold\r\n', 'new\r\n')),
+    '---\r\ntitle: x\r\n---\r\nnew\r\n',
+    'CRLF notes stay CRLF',
+  );
   t.equal(text(mergeFrontmatter(null, 'fresh\n')), 'fresh\n');
   t.equal(text(mergeFrontmatter('no frontmatter\n', 'fresh\n')), 'fresh\n');
 });
@@ -33,9 +41,21 @@ t.test('both blocks: the new value wins per key and keys it omits are kept', asy
   t.same(yamlOf(merged), { title: 'New', status: 'done', owner: 'sam' });
   t.match(merged, /^---\ntitle: New {2}# mine\nstatus: done\n/, "the agent's own lines are kept verbatim");
   t.ok(merged.endsWith('---\nnew\n'));
-  t.equal(text(mergeFrontmatter(old, '---\ntitle: A\nstatus: B\nowner: C\n---\nn\n')), '---\ntitle: A\nstatus: B\nowner: C\n---\nn\n', 'nothing to add: the new text as sent');
-  t.same(yamlOf(text(mergeFrontmatter(old, '---\nowner: null\n---\nn\n'))), { title: 'Old', status: 'draft', owner: null }, 'a key is cleared by setting it to null');
-  t.same(yamlOf(text(mergeFrontmatter(old, '---\n---\nn\n'))), { title: 'Old', status: 'draft', owner: 'sam' }, 'an empty new block keeps every old key');
+  t.equal(
+    text(mergeFrontmatter(old, '---\ntitle: A\nstatus: B\nowner: C\n---\nn\n')),
+    '---\ntitle: A\nstatus: B\nowner: C\n---\nn\n',
+    'nothing to add: the new text as sent',
+  );
+  t.same(
+    yamlOf(text(mergeFrontmatter(old, '---\nowner: null\n---\nn\n'))),
+    { title: 'Old', status: 'draft', owner: null },
+    'a key is cleared by setting it to null',
+  );
+  t.same(
+    yamlOf(text(mergeFrontmatter(old, '---\n---\nn\n'))),
+    { title: 'Old', status: 'draft', owner: 'sam' },
+    'an empty new block keeps every old key',
+  );
 });
 
 t.test('merges that cannot be appended verbatim are written out as plain YAML with the same data', async (t) => {
@@ -56,10 +76,21 @@ t.test('a malformed existing block never blocks a write: the new content is kept
 });
 
 t.test('malformed new frontmatter is invalid_content carrying the YAML error', async (t) => {
-  t.match(mergeFrontmatter(null, '---\ntitle: [unclosed\n---\nbody\n'), { ok: false, reason: 'invalid_content', message: /frontmatter is not valid YAML: .*(Flow sequence|flow collection|Missing)/s });
-  t.match(mergeFrontmatter('---\na: 1\n---\n', '---\n- a\n- b\n---\nbody\n'), { reason: 'invalid_content', message: /must be a mapping.*got a list/ });
+  t.match(mergeFrontmatter(null, '---\ntitle: [unclosed\n---\nbody\n'), {
+    ok: false,
+    reason: 'invalid_content',
+    message: /frontmatter is not valid YAML: .*(Flow sequence|flow collection|Missing)/s,
+  });
+  t.match(mergeFrontmatter('---\na: 1\n---\n', '---\n- a\n- b\n---\nbody\n'), {
+    reason: 'invalid_content',
+    message: /must be a mapping.*got a list/,
+  });
   t.match(mergeFrontmatter(null, '---\nt: a\nt: b\n---\nbody\n'), { reason: 'invalid_content', message: /unique|duplicate/i });
-  t.equal(text(mergeFrontmatter(null, '---\nnot closed: [\nso this is body text\n')), '---\nnot closed: [\nso this is body text\n', 'an unclosed fence is body, not frontmatter');
+  t.equal(
+    text(mergeFrontmatter(null, '---\nnot closed: [\nso this is body text\n')),
+    '---\nnot closed: [\nso this is body text\n',
+    'an unclosed fence is body, not frontmatter',
+  );
 });
 
 t.test('the body is preserved exactly, whatever it holds', async (t) => {

@@ -10,7 +10,11 @@ t.test('a 10 MB payload is too_large and changes nothing', async (t) => {
   const s = sandbox(t);
   const before = snapshot(s.top);
   const res = await writerFor(s).apply({ op: 'write', path: 'Inbox/existing.md', content: 'x'.repeat(10 * 1024 * 1024) }, AGENT);
-  t.match(res, { ok: false, reason: 'too_large', message: `content is ${10 * 1024 * 1024} bytes in UTF-8, over the ${DEFAULT_MAX_BYTES}-byte limit` });
+  t.match(res, {
+    ok: false,
+    reason: 'too_large',
+    message: `content is ${10 * 1024 * 1024} bytes in UTF-8, over the ${DEFAULT_MAX_BYTES}-byte limit`,
+  });
   t.same(snapshot(s.top), before);
 });
 
@@ -57,5 +61,9 @@ t.test('bad writer options fail loudly, naming the option', async (t) => {
 t.test('an unreachable vault folder is unavailable, not a crash', async (t) => {
   const s = sandbox(t);
   const writer = writerFor(s, { root: path.join(s.top, 'no-such-vault') });
-  t.match(await writer.apply({ op: 'write', path: 'Inbox/x.md', content: 'x' }, AGENT), { ok: false, reason: 'unavailable', message: /ENOENT/ });
+  t.match(await writer.apply({ op: 'write', path: 'Inbox/x.md', content: 'x' }, AGENT), {
+    ok: false,
+    reason: 'unavailable',
+    message: /ENOENT/,
+  });
 });

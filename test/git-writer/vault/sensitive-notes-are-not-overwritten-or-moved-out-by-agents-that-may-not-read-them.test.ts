@@ -51,8 +51,14 @@ t.test('expectedHash against a sensitive note is refused, since the answer would
   await seed(writer);
   const guess = sha256('---\nmood: low\n---\nsecret words\n');
   const before = snapshot(s.top);
-  t.match(await writer.apply({ op: 'delete', path: 'Inbox/private/diary.md', expectedHash: guess }, agent), { ok: false, reason: 'sensitive', message: /use expectedMtime instead/ });
-  t.match(await writer.apply({ op: 'move', from: 'Inbox/private/diary.md', to: 'Inbox/private/b.md', expectedHash: guess }, agent), { reason: 'sensitive' });
+  t.match(await writer.apply({ op: 'delete', path: 'Inbox/private/diary.md', expectedHash: guess }, agent), {
+    ok: false,
+    reason: 'sensitive',
+    message: /use expectedMtime instead/,
+  });
+  t.match(await writer.apply({ op: 'move', from: 'Inbox/private/diary.md', to: 'Inbox/private/b.md', expectedHash: guess }, agent), {
+    reason: 'sensitive',
+  });
   t.same(snapshot(s.top), before);
 });
 
@@ -66,17 +72,34 @@ t.test('a move out of the sensitive area is refused; within it, or of a self-fla
   const { s, writer } = setup(t);
   await seed(writer);
   const before = snapshot(s.top);
-  t.match(await writer.apply({ op: 'move', from: 'Inbox/private/diary.md', to: 'Inbox/public.md' }, agent), { ok: false, reason: 'sensitive', message: /would expose it/ });
+  t.match(await writer.apply({ op: 'move', from: 'Inbox/private/diary.md', to: 'Inbox/public.md' }, agent), {
+    ok: false,
+    reason: 'sensitive',
+    message: /would expose it/,
+  });
   t.same(snapshot(s.top), before);
-  t.match(await writer.apply({ op: 'move', from: 'Inbox/private/diary.md', to: 'Inbox/private/2026/diary.md' }, agent), { ok: true, contentHash: null });
-  t.match(await writer.apply({ op: 'move', from: 'Inbox/flagged.md', to: 'Meetings/flagged.md' }, agent), { ok: true, contentHash: null }, 'the flag travels with the note');
+  t.match(await writer.apply({ op: 'move', from: 'Inbox/private/diary.md', to: 'Inbox/private/2026/diary.md' }, agent), {
+    ok: true,
+    contentHash: null,
+  });
+  t.match(
+    await writer.apply({ op: 'move', from: 'Inbox/flagged.md', to: 'Meetings/flagged.md' }, agent),
+    { ok: true, contentHash: null },
+    'the flag travels with the note',
+  );
   const bytes = readFileSync(path.join(s.vault, 'Meetings', 'flagged.md'));
-  t.match(await writer.apply({ op: 'move', from: 'Meetings/flagged.md', to: 'Inbox/back.md' }, trusted), { ok: true, contentHash: sha256(bytes) });
+  t.match(await writer.apply({ op: 'move', from: 'Meetings/flagged.md', to: 'Inbox/back.md' }, trusted), {
+    ok: true,
+    contentHash: sha256(bytes),
+  });
 });
 
 t.test('an unreadable old file (not UTF-8) is simply replaced, never a reason to refuse', async (t) => {
   const { s, writer } = setup(t);
-  writeFileSync(path.join(s.vault, 'Inbox', 'latin1.md'), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x61, 0x3a, 0x20, 0xe9, 0x0a, 0x2d, 0x2d, 0x2d, 0x0a]));
+  writeFileSync(
+    path.join(s.vault, 'Inbox', 'latin1.md'),
+    Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x61, 0x3a, 0x20, 0xe9, 0x0a, 0x2d, 0x2d, 0x2d, 0x0a]),
+  );
   const r = await writer.apply({ op: 'write', path: 'Inbox/latin1.md', content: 'clean\n' }, agent);
   t.equal(r.ok, true);
   t.equal(readFileSync(path.join(s.vault, 'Inbox', 'latin1.md'), 'utf8'), 'clean\n');

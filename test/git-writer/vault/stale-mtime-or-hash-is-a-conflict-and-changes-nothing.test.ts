@@ -12,9 +12,15 @@ t.test('the mtime and hash returned by a write are accepted by the next write', 
   if (!first.ok) throw new Error(first.message);
   t.equal(first.mtimeMs, statSync(path.join(s.vault, 'Inbox', 'n.md')).mtimeMs, 'mtimeMs is the file’s own');
   t.equal(first.contentHash, sha256('one\n'));
-  const second = await writer.apply({ op: 'write', path: 'Inbox/n.md', content: 'two\n', expectedMtime: first.mtimeMs!, expectedHash: first.contentHash! }, AGENT);
+  const second = await writer.apply(
+    { op: 'write', path: 'Inbox/n.md', content: 'two\n', expectedMtime: first.mtimeMs!, expectedHash: first.contentHash! },
+    AGENT,
+  );
   t.equal(second.ok, true);
-  const upper = await writer.apply({ op: 'write', path: 'Inbox/n.md', content: 'three\n', expectedHash: sha256('two\n').toUpperCase() }, AGENT);
+  const upper = await writer.apply(
+    { op: 'write', path: 'Inbox/n.md', content: 'three\n', expectedHash: sha256('two\n').toUpperCase() },
+    AGENT,
+  );
   t.equal(upper.ok, true, 'hex case does not matter');
 });
 
@@ -32,7 +38,11 @@ t.test('a stale mtime is a conflict and the note keeps its bytes and mtime', asy
   const res = await writer.apply({ op: 'write', path: 'Inbox/existing.md', content: 'agent text\n', expectedMtime: seen }, AGENT);
   t.match(res, { ok: false, reason: 'conflict', message: /changed since you read it \(mtime is .*; read it again/ });
   t.same(snapshot(s.top), before);
-  t.match(await writer.apply({ op: 'write', path: 'Inbox/existing.md', content: 'x', expectedMtime: now + 0.001 }, AGENT), { reason: 'conflict' }, 'equality is exact');
+  t.match(
+    await writer.apply({ op: 'write', path: 'Inbox/existing.md', content: 'x', expectedMtime: now + 0.001 }, AGENT),
+    { reason: 'conflict' },
+    'equality is exact',
+  );
 });
 
 t.test('a stale hash is a conflict for write, delete and move, and nothing changes', async (t) => {
@@ -57,6 +67,8 @@ t.test('an expectation about a note that does not exist is a conflict, and nothi
   const before = snapshot(s.top);
   const res = await writerFor(s).apply({ op: 'write', path: 'Inbox/gone.md', content: 'x', expectedMtime: 123 }, AGENT);
   t.match(res, { ok: false, reason: 'conflict', message: /does not exist, but an expected mtime\/hash was given/ });
-  t.match(await writerFor(s).apply({ op: 'write', path: 'Inbox/gone.md', content: 'x', expectedHash: sha256('') }, AGENT), { reason: 'conflict' });
+  t.match(await writerFor(s).apply({ op: 'write', path: 'Inbox/gone.md', content: 'x', expectedHash: sha256('') }, AGENT), {
+    reason: 'conflict',
+  });
   t.same(snapshot(s.top), before);
 });

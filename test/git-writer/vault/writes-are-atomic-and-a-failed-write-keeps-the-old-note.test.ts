@@ -14,7 +14,10 @@ t.test('a write leaves exactly the new bytes, no temp file, and the note’s per
   const s = sandbox(t);
   const file = path.join(s.vault, 'Inbox', 'existing.md');
   chmodSync(file, 0o600);
-  const res = await writerFor(s).apply({ op: 'write', path: 'Inbox/existing.md', content: '---\ntitle: Existing\n---\nnew bytes ✓\n' }, AGENT);
+  const res = await writerFor(s).apply(
+    { op: 'write', path: 'Inbox/existing.md', content: '---\ntitle: Existing\n---\nnew bytes ✓\n' },
+    AGENT,
+  );
   t.same(readFileSync(file), Buffer.from('---\ntitle: Existing\n---\nnew bytes ✓\n'));
   t.match(res, { ok: true, contentHash: sha256(readFileSync(file)), mtimeMs: statSync(file).mtimeMs });
   t.equal(statSync(file).mode & 0o777, 0o600, 'a private note stays private');
@@ -42,10 +45,14 @@ t.test('a write that fails part-way (EFBIG under a file-size limit) keeps the ol
     const w = new VaultWriter({ root: ${JSON.stringify(s.vault)}, allowlist: ['Inbox'], maxBytes: 1e6 });
     const r = await w.apply({ op: 'write', path: 'Inbox/existing.md', content: 'y'.repeat(100_000) }, { agent: 't' });
     console.log(JSON.stringify(r));`;
-  const child = spawnSync('bash', ['--norc', '--noprofile', '-c', 'ulimit -f 8 && exec "$0" --input-type=module -e "$1"', process.execPath, script], {
-    encoding: 'utf8',
-    env: { PATH: process.env['PATH'] ?? '' }, // without tap's NODE_OPTIONS hooks, which write files of their own
-  });
+  const child = spawnSync(
+    'bash',
+    ['--norc', '--noprofile', '-c', 'ulimit -f 8 && exec "$0" --input-type=module -e "$1"', process.execPath, script],
+    {
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '' }, // without tap's NODE_OPTIONS hooks, which write files of their own
+    },
+  );
   t.equal(child.status, 0, `signal ${child.signal}: ${child.stderr}`);
   t.match(JSON.parse(child.stdout), { ok: false, reason: 'unavailable', message: /EFBIG/ });
   t.same(snapshot(s.top), before, 'old bytes, old mtime, and no temp file left');
@@ -63,10 +70,14 @@ t.test('a process killed in the middle of a write (a crash) leaves the old note 
     const w = new VaultWriter({ root: ${JSON.stringify(s.vault)}, allowlist: ['Inbox'], maxBytes: 1e6 });
     await w.apply({ op: 'write', path: 'Inbox/existing.md', content: 'z'.repeat(100_000) }, { agent: 't' });
     console.log('survived');`;
-  const child = spawnSync('bash', ['--norc', '--noprofile', '-c', 'ulimit -f 8 && exec "$0" --input-type=module -e "$1"', process.execPath, script], {
-    encoding: 'utf8',
-    env: { PATH: process.env['PATH'] ?? '' },
-  });
+  const child = spawnSync(
+    'bash',
+    ['--norc', '--noprofile', '-c', 'ulimit -f 8 && exec "$0" --input-type=module -e "$1"', process.execPath, script],
+    {
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '' },
+    },
+  );
   t.equal(child.signal, 'SIGXFSZ', 'the writer died mid-write');
   const after = snapshot(s.top);
   const leftovers = tempFiles(s.top);

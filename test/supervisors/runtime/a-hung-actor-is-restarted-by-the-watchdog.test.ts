@@ -18,34 +18,38 @@ async function start(t: Test, opts: { stallMs?: number; maxAttempts?: number } =
   return { clock, sup$, ...actor };
 }
 
-t.test('a hung worker is terminated as stalled after stallMs and its message is handled by the next one', { timeout: 30_000 }, async (t) => {
-  const { clock, sup$, handle, out } = await start(t);
+t.test(
+  'a hung worker is terminated as stalled after stallMs and its message is handled by the next one',
+  { timeout: 30_000 },
+  async (t) => {
+    const { clock, sup$, handle, out } = await start(t);
 
-  handle.send({ type: 'test.work', n: 0 });
-  await handle.onIdle();
-  t.same(clock.pending(), [], 'no watchdog timer while nothing is in flight');
+    handle.send({ type: 'test.work', n: 0 });
+    await handle.onIdle();
+    t.same(clock.pending(), [], 'no watchdog timer while nothing is in flight');
 
-  handle.fault('hang'); // out of band: the thread blocks before it sees the next delivery
-  handle.send({ type: 'test.work', n: 1 });
-  t.same(clock.pending(), [1_000], 'the watchdog is armed for the message just posted');
-  clock.advance(999);
-  t.same(sup$.ofType('supervisor.child_exited'), [], 'not stalled before stallMs');
+    handle.fault('hang'); // out of band: the thread blocks before it sees the next delivery
+    handle.send({ type: 'test.work', n: 1 });
+    t.same(clock.pending(), [1_000], 'the watchdog is armed for the message just posted');
+    clock.advance(999);
+    t.same(sup$.ofType('supervisor.child_exited'), [], 'not stalled before stallMs');
 
-  const restarted = sup$.waitFor((e) => e.type === 'supervisor.child_restarted');
-  clock.advance(1);
-  await restarted;
-  t.match(sup$.ofType('supervisor.child_exited'), [{ exit: { kind: 'crash', error: { kind: 'stalled' } }, expected: false }]);
-  await handle.onIdle();
-  t.same(
-    out.ofType('test.done').map((m) => [m.n, m.attempt]),
-    [
-      [0, 1],
-      [1, 2],
-    ],
-    'message 1 never finished in the hung worker and was redelivered to the new one',
-  );
-  t.same(clock.pending(), [], 'the watchdog is disarmed once everything is acked');
-});
+    const restarted = sup$.waitFor((e) => e.type === 'supervisor.child_restarted');
+    clock.advance(1);
+    await restarted;
+    t.match(sup$.ofType('supervisor.child_exited'), [{ exit: { kind: 'crash', error: { kind: 'stalled' } }, expected: false }]);
+    await handle.onIdle();
+    t.same(
+      out.ofType('test.done').map((m) => [m.n, m.attempt]),
+      [
+        [0, 1],
+        [1, 2],
+      ],
+      'message 1 never finished in the hung worker and was redelivered to the new one',
+    );
+    t.same(clock.pending(), [], 'the watchdog is disarmed once everything is acked');
+  },
+);
 
 t.test('the stall clock of a message waiting behind a slow one starts at the last ack, not at its post', { timeout: 30_000 }, async (t) => {
   const { clock, sup$, handle, out, openGate } = await start(t, { maxAttempts: 1 }); // the hang is then dropped, not retried

@@ -20,7 +20,14 @@ t.test('the answer and the refusal reach the asking handler', async (t) => {
   t.same(await a.out.waitFor((m) => m.type === 'test.answer'), { type: 'test.answer', value: { twice: 42 } });
   a.handle.send({ type: 'test.ask', n: 0 });
   t.same(await a.out.waitFor((m) => m.type === 'test.refused'), { type: 'test.refused', reason: 'timeout', message: 'no answer for 0' });
-  t.same(asked, [{ type: 'test.question', n: 21 }, { type: 'test.question', n: 0 }], 'the host saw each request as the worker sent it');
+  t.same(
+    asked,
+    [
+      { type: 'test.question', n: 21 },
+      { type: 'test.question', n: 0 },
+    ],
+    'the host saw each request as the worker sent it',
+  );
 });
 
 t.test('without a router the host refuses a request as not_running', async (t) => {

@@ -25,7 +25,10 @@ t.test('with concurrency 2 a second message starts while the first still waits',
   actor.openGate();
   await handle.onIdle();
   t.same(
-    out.ofType('test.done').map((m) => m.n).sort(),
+    out
+      .ofType('test.done')
+      .map((m) => m.n)
+      .sort(),
     [1, 2, 3],
   );
   await sup.stop('test over');

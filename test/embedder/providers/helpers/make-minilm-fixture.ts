@@ -45,8 +45,34 @@ consider appear buy wait serve die send expect build stay fall cut reach kill re
 require report decide pull un re pre dis over under sub inter trans graph data base line time stamp
 red green blue yellow black white number system program question government company group problem fact
 hand part place case point week eye life child school state family student country`;
-const SUFFIXES = ['s', 'es', 'ed', 'ing', 'er', 'ers', 'est', 'ly', 'ness', 'ment', 'able', 'ible', 'tion', 'ation',
-  'ding', 'dings', 'believ', 'ful', 'less', 'ize', 'ise', 'ity', 'al', 'ous', 'ive', 'y'];
+const SUFFIXES = [
+  's',
+  'es',
+  'ed',
+  'ing',
+  'er',
+  'ers',
+  'est',
+  'ly',
+  'ness',
+  'ment',
+  'able',
+  'ible',
+  'tion',
+  'ation',
+  'ding',
+  'dings',
+  'believ',
+  'ful',
+  'less',
+  'ize',
+  'ise',
+  'ity',
+  'al',
+  'ous',
+  'ive',
+  'y',
+];
 const CJK = ['中', '文', '日', '本', '人', '大'];
 
 /** The fixture vocabulary: specials, punctuation, single chars (+ ## forms), words, suffix pieces, a few CJK chars. */
@@ -161,12 +187,24 @@ function tokenizerJson(vocab: string[]): unknown {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: SPECIALS.map((t) => ({ id: id(t), content: t, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+    added_tokens: SPECIALS.map((t) => ({
+      id: id(t),
+      content: t,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: false,
+      special: true,
+    })),
     normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
+      single: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+      ],
       special_tokens: {
         '[CLS]': { id: '[CLS]', ids: [id('[CLS]')], tokens: ['[CLS]'] },
         '[SEP]': { id: '[SEP]', ids: [id('[SEP]')], tokens: ['[SEP]'] },

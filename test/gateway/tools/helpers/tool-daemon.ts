@@ -53,7 +53,11 @@ export async function mcpClient(url: string, token: string | null, agent?: strin
 }
 
 /** Calls a tool and returns its structured result (any: tests look into it). */
-export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: any; text: string }> {
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError: boolean; body: any; text: string }> {
   const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const first = r.content[0];
   return { isError: r.isError === true, body: r.structuredContent, text: first?.type === 'text' ? first.text : '' };

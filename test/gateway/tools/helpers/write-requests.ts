@@ -9,9 +9,15 @@ export class WriteRequests {
 
   constructor(readonly daemon: Daemon) {
     this.#off = daemon.onRouted((m) => {
-      if (m.type === 'git.mutate') this.seen.push({ op: m.op.op, agent: m.caller.agent, ...(m.caller.reason !== undefined ? { reason: m.caller.reason } : {}) });
+      if (m.type === 'git.mutate')
+        this.seen.push({ op: m.op.op, agent: m.caller.agent, ...(m.caller.reason !== undefined ? { reason: m.caller.reason } : {}) });
       else if (m.type === 'git.undo')
-        this.seen.push({ op: 'undo', agent: m.req.agent, onlyMine: m.req.onlyMine, ...(m.req.reason !== undefined ? { reason: m.req.reason } : {}) });
+        this.seen.push({
+          op: 'undo',
+          agent: m.req.agent,
+          onlyMine: m.req.onlyMine,
+          ...(m.req.reason !== undefined ? { reason: m.req.reason } : {}),
+        });
     });
   }
 
