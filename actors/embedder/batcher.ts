@@ -73,9 +73,14 @@ export class Batcher {
     const batch = this.#queue.splice(0, o.maxBatch);
     this.#running++;
     const started = this.#clock.now();
-    // through a promise, so a run that throws at once fails its batch like one that rejects
-    Promise.resolve(batch.map((b) => b.text))
-      .then(o.run)
+    // started now, in this turn; a run that throws at once fails its batch like one that rejects
+    let running: Promise<Float32Array[]>;
+    try {
+      running = o.run(batch.map((b) => b.text));
+    } catch (err) {
+      running = Promise.reject(err);
+    }
+    running
       .then(
         (vectors) => {
           o.onBatch?.(batch.length, this.#clock.now() - started);

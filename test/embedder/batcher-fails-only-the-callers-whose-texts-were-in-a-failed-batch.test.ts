@@ -54,3 +54,21 @@ t.test('a batch answered with too few vectors fails only the texts left without 
   t.same(ids(await first), [0]);
   await t.rejects(second, { message: 'embedder returned 1 vectors for 2 texts' });
 });
+
+t.test('a model call that throws before it returns a promise fails its batch and frees its thread', async (t) => {
+  const clock = new ManualClock();
+  let calls = 0;
+  const batcher = new Batcher({
+    maxBatch: 2,
+    windowMs: 50,
+    concurrency: 1,
+    clock,
+    run: (texts) => {
+      if (calls++ === 0) throw new Error('the pool is gone');
+      return Promise.resolve(texts.map(vectorFor));
+    },
+  });
+  await t.rejects(batcher.embed(['x1', 'x2']), /the pool is gone/, 'the callers of that batch get the error');
+  t.equal(batcher.running, 0, 'the thread is free again');
+  t.same((await batcher.embed(['y3', 'y4'])).map((v) => v[0]), [3, 4], 'and the next batch runs');
+});
