@@ -70,5 +70,9 @@ t.test('a model call that throws before it returns a promise fails its batch and
   });
   await t.rejects(batcher.embed(['x1', 'x2']), /the pool is gone/, 'the callers of that batch get the error');
   t.equal(batcher.running, 0, 'the thread is free again');
-  t.same((await batcher.embed(['y3', 'y4'])).map((v) => v[0]), [3, 4], 'and the next batch runs');
+  t.same(
+    (await batcher.embed(['y3', 'y4'])).map((v) => v[0]),
+    [3, 4],
+    'and the next batch runs',
+  );
 });
