@@ -40,8 +40,9 @@ runActor<WatcherMsg, Sends<'watcher'>, State>(
               continue;
             }
             notes.push(vaultPath(rel));
-            // a folder named like a note ('x.md/'): the events of notes made in it at once can be missed, so scan it
-            if (!ignore(rel, true) && (await isRealFolder(cfg.vault, rel))) await core.onFolder(rel);
+            // a folder named like a note ('x.md/'): the events of notes made in it at once can be missed, so scan it;
+            // and when such a folder became a file, the notes it held may get no event of their own
+            if (!ignore(rel, true) && (core.heldNotes(rel) || (await isRealFolder(cfg.vault, rel)))) await core.onFolder(rel);
           } else if (!rel.toLowerCase().endsWith('.md') && !ignore(rel, true)) await core.onFolder(rel); // maybe a folder
         }
         if (notes.length) {

@@ -38,6 +38,8 @@ interface HeldDelete {
 export class WatcherCore {
   readonly #d: WatcherDeps;
   readonly #index = new Map<VaultPath, IndexedState>();
+  /** Folders named like notes (`x.md`) that held indexed notes (see heldNotes). */
+  readonly #noteFolders = new Set<string>();
   readonly #dirty = new Map<VaultPath, number>(); // path → when it was first seen dirty
   readonly #inFlight = new Map<VaultPath, number>();
   readonly #redo = new Set<VaultPath>();
@@ -64,7 +66,7 @@ export class WatcherCore {
       return { files: 0, changed: 0, missing: 0 };
     }
     this.#index.clear(); // a rescan (after a reindex swap) starts from what the new index holds
-    for (const [p, s] of indexed) this.#index.set(p as VaultPath, s);
+    for (const [p, s] of indexed) this.#indexed(p as VaultPath, s);
     const { files, problems } = await scanVault(this.#d.root, this.#d.ignore);
     const seen = new Set<string>();
     let changed = 0;
@@ -110,6 +112,20 @@ export class WatcherCore {
     this.#schedule(now + this.#d.debounceMs);
   }
 
+  /**
+   * Whether notes were indexed inside a folder of this name that is named like a note (`x.md/`). When such a folder
+   * becomes a file, the OS may report only the new file, so the notes it held must be looked at again.
+   */
+  heldNotes(rel: string): boolean {
+    return this.#noteFolders.has(rel);
+  }
+
+  #indexed(p: VaultPath, s: IndexedState): void {
+    this.#index.set(p, s);
+    // remember folders named like notes on the way to an indexed note (rare, so the set stays small)
+    for (let i = p.indexOf('.md/'); i >= 0; i = p.indexOf('.md/', i + 1)) this.#noteFolders.add(p.slice(0, i + 3));
+  }
+
   /** A folder appeared, vanished or moved: every known note under it, and every note now in it, is dirty. */
   async onFolder(rel: string): Promise<void> {
     const prefix = rel.endsWith('/') ? rel : `${rel}/`;
@@ -124,7 +140,7 @@ export class WatcherCore {
     switch (msg.type) {
       case 'watcher.done': {
         this.#inFlight.delete(msg.path);
-        if (msg.state) this.#index.set(msg.path, msg.state);
+        if (msg.state) this.#indexed(msg.path, msg.state);
         else if (msg.outcome !== 'failed') this.#index.delete(msg.path);
         this.#d.board.add('filesDone', 1);
         if (this.#redo.delete(msg.path) || this.#renameTargets.delete(msg.path)) this.#dirty.set(msg.path, this.#d.clock.now());
