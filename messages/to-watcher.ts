@@ -13,7 +13,8 @@ export type WatcherMsg =
       type: 'watcher.done';
       path: VaultPath;
       state: IndexedState | null;
-      outcome: 'indexed' | 'unchanged' | 'deleted' | 'renamed' | 'failed';
+      /** `stale`: the index holds no live row for a path the watcher took as indexed (a touch changed nothing): look again. */
+      outcome: 'indexed' | 'unchanged' | 'deleted' | 'renamed' | 'failed' | 'stale';
     }
   | { type: 'watcher.rescan'; reason: string }
   /** Raw OS events, relative POSIX paths; main owns the OS subscription so events queue while the actor restarts. */

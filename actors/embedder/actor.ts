@@ -39,6 +39,41 @@ interface State {
   reader: IndexReader;
 }
 
+/**
+ * Signs of life for the stall watchdog while notes wait on main's pool: restarting this actor cannot speed up a
+ * model that loads or a batch that runs there (the pool outlives us), and a restart under load only queued the
+ * same work again behind the old until the note was dropped as poison. So every finished batch, and a tick while
+ * the model is still loading, counts as progress; a hung event loop here still sends none.
+ */
+const waiting = new Set<() => void>();
+/** One report is enough: the host counts it for every message in flight here. */
+const alive = (): void => {
+  const [progress] = waiting;
+  progress?.();
+};
+
+async function whileWaiting<T>(progress: () => void, work: Promise<T>): Promise<T> {
+  waiting.add(progress);
+  try {
+    return await work;
+  } finally {
+    waiting.delete(progress);
+  }
+}
+
+/** Well inside the stall watchdog's limit for this actor (none when `supervisor.stall_ms` is 0). */
+const TICK_MS = Math.max(10, Math.min(250, (cfg.supervisor.stall_ms * ACTORS.embedder.stall) / 4 || 250));
+
+/** The pool once its model has loaded, reporting progress until then. */
+async function poolReady(ctx: { state: State; progress(): void }): Promise<Awaited<State['pool']>> {
+  const tick = setInterval(() => ctx.progress(), TICK_MS);
+  try {
+    return await ctx.state.pool;
+  } finally {
+    clearInterval(tick);
+  }
+}
+
 async function startPool(): Promise<{ model: ModelInfo; batcher: Batcher } | { error: string }> {
   // main owns the pool (main/embed-pools.ts): it outlives this actor, so a restart finds the models loaded
   if (!b.port) throw new Error("the embedder needs workerData.port to main's embedding pools");
@@ -57,6 +92,7 @@ async function startPool(): Promise<{ model: ModelInfo; batcher: Batcher } | { e
         return splitRows(await pool.run({ settings, texts }));
       },
       onBatch: (n, ms) => {
+        alive();
         batchSize.observe(n);
         batchSeconds.observe(ms / 1000);
         computed.inc(n);
@@ -74,7 +110,7 @@ runActor<EmbedderMsg, Sends<'embedder'>, State>(
     switch (msg.type) {
       case 'embedder.embed_note': {
         const { note } = msg;
-        const s = { ...(await ctx.state.pool), reader: ctx.state.reader };
+        const s = { ...(await poolReady(ctx)), reader: ctx.state.reader };
         if (!s.batcher) {
           ctx.emit({
             type: 'store.upsert',
@@ -89,7 +125,7 @@ runActor<EmbedderMsg, Sends<'embedder'>, State>(
         const missing = note.chunks.filter((c) => !known.has(c.hash));
         reused.inc(note.chunks.length - missing.length);
         queueDepth.set(s.batcher.queued + missing.length);
-        const fresh = await s.batcher.embed(missing.map((c) => c.content));
+        const fresh = await whileWaiting(ctx.progress, s.batcher.embed(missing.map((c) => c.content)));
         queueDepth.set(s.batcher.queued);
         const byHash = new Map(missing.map((c, i) => [c.hash, fresh[i]!]));
         const chunks = note.chunks.map((c) => ({ ...c, vector: known.get(c.hash) ?? byHash.get(c.hash) ?? null }));

@@ -112,11 +112,14 @@ runActor<StoreMsg, Sends<'store'>, State>(
       else if (d.outcome === 'failed' && msg.type === 'store.file_failed')
         log.event('memory_ingest_failed', { path: d.path, reason: msg.reason, detail: msg.message });
       else if (d.outcome === 'deleted') log.event('memory_delete', { path: d.path });
+      else if (d.outcome === 'stale')
+        log.warn({ event: 'index_row_missing', path: d.path }, 'no indexed row to touch: the note is read again');
       else if (d.outcome === 'renamed' && msg.type === 'store.rename' && d.path === msg.to)
         log.event('memory_rename', { from: msg.from, to: msg.to });
       ctx.emit(d);
       // read-your-writes: the gateway learns when a path's new content (or its absence) is indexed
-      if (d.outcome !== 'failed') ctx.emit({ type: 'gateway.indexed', path: d.path, contentHash: d.state?.contentHash ?? null });
+      if (d.outcome !== 'failed' && d.outcome !== 'stale')
+        ctx.emit({ type: 'gateway.indexed', path: d.path, contentHash: d.state?.contentHash ?? null });
     }
   },
   () => openOrWait(),

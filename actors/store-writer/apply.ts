@@ -70,7 +70,10 @@ export class StoreApplier {
         };
       }
       case 'store.touch': {
-        this.writer.touchDocument(SOURCE_VAULT, msg.path, msg.mtimeMs, msg.size);
+        // the chunker skipped unchanged bytes against the hash the watcher knew; with no live row to touch (the
+        // index lost it meanwhile) the note would silently stay out of the index: send the watcher to look again
+        if (!this.writer.touchDocument(SOURCE_VAULT, msg.path, msg.mtimeMs, msg.size))
+          return { done: [{ type: 'watcher.done', path: msg.path, outcome: 'stale', state: null }], chunks: 0, mismatch: null };
         return {
           done: [
             {

@@ -143,7 +143,8 @@ export class WatcherCore {
         if (msg.state) this.#indexed(msg.path, msg.state);
         else if (msg.outcome !== 'failed') this.#index.delete(msg.path);
         this.#d.board.add('filesDone', 1);
-        if (this.#redo.delete(msg.path) || this.#renameTargets.delete(msg.path)) this.#dirty.set(msg.path, this.#d.clock.now());
+        const again = this.#redo.delete(msg.path) || this.#renameTargets.delete(msg.path) || msg.outcome === 'stale';
+        if (again) this.#dirty.set(msg.path, this.#d.clock.now());
         this.#publish();
         if (this.#dirty.size > 0 || this.#deletes.size > 0) this.#schedule(this.#d.clock.now());
         return;

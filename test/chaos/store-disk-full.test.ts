@@ -20,8 +20,15 @@ t.test('a full disk holds indexing back without losing queued notes', { timeout:
     `supervisor:\n  stall_ms: ${STALL_MS}\n`,
   );
   const storeExits: unknown[] = [];
+  const exits: string[] = []; // every actor's, to say why if a note goes missing
   d.daemon.onSupervisor((e) => {
-    if (e.type === 'supervisor.child_exited' && e.child === 'store') storeExits.push(e.exit);
+    if (e.type !== 'supervisor.child_exited') return;
+    if (e.child === 'store') storeExits.push(e.exit);
+    exits.push(`${e.child}: ${JSON.stringify(e.exit)}`);
+  });
+  const failed: string[] = [];
+  d.daemon.onRouted((m) => {
+    if (m.type === 'watcher.done' && m.outcome !== 'indexed') failed.push(`${m.path}: ${m.outcome}`);
   });
   await d.daemon.whenCaughtUp();
   const status = async () => (await d.api('GET', '/v1/status')).body.index;
@@ -51,7 +58,7 @@ t.test('a full disk holds indexing back without losing queued notes', { timeout:
   await d.daemon.whenCaughtUp();
   const after = await status();
   t.same(after.store, { state: 'ok', reason: null }, 'the degraded state clears');
-  t.equal(after.documents, 2 + N, 'every note queued while the disk was full is indexed');
+  t.equal(after.documents, 2 + N, 'every note queued while the disk was full is indexed', { exits, notIndexed: failed });
   t.equal(after.vectors, after.chunks, 'every chunk has its vector');
   const r = await d.search(`fullword${N - 1}`, { mode: 'bm25', k: 1 });
   t.equal(r.results[0]?.path, `Inbox/full-${N - 1}.md`, 'the last note is searchable');

@@ -1,0 +1,38 @@
+// A note whose chunks take the model longer than the stall watchdog's limit is work in progress, not a hang: the
+// embedder reports each finished batch, so it is not restarted, and the note is not dropped as poison (which
+// marked it failed and left it out of the index on a slow or busy machine).
+import t from 'tap';
+import { daemonOn } from '../helpers/daemon.js';
+
+const STALL_MS = 250; // the embedder's limit is 2× this
+
+function bigNote(): string {
+  // ~300 sections of ~90 words: ~300 chunks, far more than one 8-text batch, ~seconds of model time in all
+  return Array.from(
+    { length: 300 },
+    (_, i) =>
+      `## Section ${i}\n\n${Array.from({ length: 9 }, (_, k) => `Tidal ledger ${i} line ${k} records the harbour keeper's count of boats and nets.`).join(' ')}\n`,
+  ).join('\n');
+}
+
+t.test('embedding a long note reports progress: no stall, no restart, the note is indexed', { timeout: 300_000 }, async (t) => {
+  const { v, d } = await daemonOn(
+    t,
+    { 'Inbox/small.md': '# Small\n\nA short note so the daemon starts with the model loaded.\n' },
+    `embedder:\n  batch_size: 8\nsupervisor:\n  stall_ms: ${STALL_MS}\n`,
+  );
+  const exits: string[] = [];
+  d.daemon.onSupervisor((e) => {
+    if (e.type === 'supervisor.child_exited' && e.child === 'embedder') exits.push(JSON.stringify(e.exit));
+  });
+  const started = performance.now();
+  const done = d.daemon.nextDone('Inbox/big.md');
+  v.write('Inbox/big.md', `# Big\n\n${bigNote()}`);
+  const msg = await done;
+  const ms = performance.now() - started;
+  t.equal(msg.outcome, 'indexed', `the note is indexed (took ${Math.round(ms)} ms)`);
+  t.ok(ms > 2 * STALL_MS, 'the embedding took longer than the stall limit (else this test proves nothing)');
+  t.same(exits, [], 'the embedder was never stalled or restarted');
+  const s = (await d.api('GET', '/v1/status')).body.index;
+  t.equal(s.vectors, s.chunks, 'every chunk has its vector');
+});
