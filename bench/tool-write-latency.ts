@@ -143,6 +143,7 @@ async function main(): Promise<void> {
         `shell git add + commit: ${med('shellPerSec').toFixed(1)} commits/s (ratio ${ratio.toFixed(2)})`,
       ],
     ],
+    3,
   );
   const out = writeResults('tool-write-latency', {
     bench: 'tool-write-latency',
