@@ -25,6 +25,12 @@ export interface VaultWatchDeps {
   everyMs?: number;
 }
 
+/**
+ * inotify on Linux, named: left to choose, @parcel/watcher first asks `sh -c watchman …` whether watchman runs and
+ * never reaps that shell, which then sat under the daemon as a defunct `sh` for its whole life.
+ */
+const BACKEND: { backend?: watcher.BackendType } = process.platform === 'linux' ? { backend: 'inotify' } : {};
+
 /** The inode of `p` when it is a folder (`dir`) or a file, else null (gone, or the wrong kind). */
 function inode(p: string, dir: boolean): number | null {
   const s = statSync(p, { throwIfNoEntry: false });
@@ -153,7 +159,7 @@ export class VaultWatch {
   async #subscribe(): Promise<void> {
     const { vault, log } = this.#d;
     try {
-      this.#sub = await watcher.subscribe(vault, (err, events) => this.#onEvents(err, events), { ignore: this.#d.ignore });
+      this.#sub = await watcher.subscribe(vault, (err, events) => this.#onEvents(err, events), { ignore: this.#d.ignore, ...BACKEND });
     } catch (err) {
       // the folder vanished again between the check and the subscribe: the next check sees it missing
       log.warn({ event: 'vault_watch_event', err: String(err) }, 'could not watch the vault folder; retrying on the next check');
