@@ -1,12 +1,13 @@
 // Retrieval quality of bm25, vector and hybrid search on the shared corpora against a hand-written query set.
 //
-// Run: npx tsc -p tsconfig.json && node dist/bench/retrieval-quality.js [--reuse] [--k 10] [--misses] [--cache DIR]
+// Run: npx tsc -p tsconfig.json && node dist/bench/retrieval-quality.js [--reuse] [--k 10] [--misses] [--cache DIR] [--group note]
 // Builds a vault of tldr-common (as tldr/) and rust-book (as rust-book/), indexes it with the real daemon
 // (one-shot), then runs every query of bench/qrels/queries.json in each mode through IndexView, as the gateway
 // does (query embedded by use-lite, default limits). Relevance is judged per note: hits are chunks, deduplicated
 // by path keeping the first rank. recall@5 = share of queries with a relevant note among the first 5 notes;
 // MRR@10 = mean of 1/rank of the first relevant note among the first 10 (0 if none); section@5 (rust-book
-// queries that name a heading) = a chunk under that heading among the first 5 chunks.
+// queries that name a heading) = a chunk under that heading among the first 5 results (with `--group note`, their
+// `also` sections count too).
 // --reuse keeps the built index in <tmp>/memvault-bench/retrieval-<key> (key: corpora listing, chunker, model).
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -144,6 +145,10 @@ async function buildIndex(): Promise<Built> {
   return { dir, dbFile, modelsDir, seconds, chunks: st.chunks, notes: st.documents };
 }
 
+/** `--group note` scores the gateway's default (one result per note); `chunk` (default here) keeps earlier figures comparable. */
+const GROUP: 'note' | 'chunk' =
+  process.argv.includes('--group') && process.argv[process.argv.indexOf('--group') + 1] === 'note' ? 'note' : 'chunk';
+
 function limits(): ConstructorParameters<typeof IndexView>[2] {
   return { defaultK: 10, maxK: 50, minScore: 0, defaultMode: 'hybrid', userId: 'default' };
 }
@@ -203,7 +208,7 @@ async function main(): Promise<void> {
   for (const q of queries) {
     for (const mode of MODES) {
       const t0 = performance.now();
-      const res = await view.search({ query: q.query, k: K, mode });
+      const res = await view.search({ query: q.query, k: K, mode, group: GROUP });
       tookMs[mode].push(performance.now() - t0);
       if (res.mode !== mode) throw new Error(`asked ${mode}, got ${res.mode}: ${res.degraded}`);
       const notes = notesOf(res.results);
@@ -213,7 +218,10 @@ async function main(): Promise<void> {
       const section =
         headed.length === 0
           ? null
-          : res.results.slice(0, 5).some((h) => headed.some((r) => r.path === h.path && h.heading_path.includes(r.heading!)));
+          : res.results
+              .slice(0, 5)
+              .flatMap((h) => [h, ...(h.also ?? []).map((a) => ({ ...a, path: h.path }))])
+              .some((h) => headed.some((r) => r.path === h.path && h.heading_path.includes(r.heading!)));
       per[mode].push({ id: q.id, kind: q.kind, rank: i < 0 ? null : i + 1, section, top: notes.slice(0, 5) });
     }
   }

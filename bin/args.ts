@@ -12,6 +12,7 @@ export interface Args {
   files: boolean;
   k?: number;
   mode?: string;
+  group?: string;
   agent?: string;
   rest: string[];
 }
@@ -29,6 +30,7 @@ export function parseArgs(argv: string[]): Args {
       files: { type: 'boolean', default: false },
       k: { type: 'string', short: 'k' },
       mode: { type: 'string' },
+      group: { type: 'string' },
       agent: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -41,6 +43,7 @@ export function parseArgs(argv: string[]): Args {
   }
   if (values.mode !== undefined && !['hybrid', 'bm25', 'vector'].includes(values.mode))
     throw new UsageError('--mode must be hybrid, bm25 or vector');
+  if (values.group !== undefined && !['note', 'chunk'].includes(values.group)) throw new UsageError('--group must be note or chunk');
   return {
     vault: values.vault,
     config: values.config,
@@ -49,6 +52,7 @@ export function parseArgs(argv: string[]): Args {
     files: values.files ?? false,
     k,
     mode: values.mode,
+    group: values.group,
     agent: values.agent,
     rest: positionals,
   };

@@ -121,6 +121,8 @@ export interface SearchRequest {
   /** Hits scoring below this are dropped; the scale depends on the mode (see SearchHit.score). */
   minScore?: number;
   userId?: string;
+  /** `note`: one hit per note (its best chunk) with up to 3 other matching chunks in `also`; default one hit per chunk. */
+  group?: 'note' | 'chunk';
 }
 
 export interface SearchHit {
@@ -141,4 +143,6 @@ export interface SearchHit {
    */
   score: number;
   sensitive: boolean;
+  /** With `group: 'note'`: the note's other matching chunks, best first. */
+  also?: SearchHit[];
 }

@@ -8,6 +8,7 @@ export const searchBody = z
     query: z.string().trim().min(1, 'query must be a non-empty string').max(4000, 'query must be at most 4000 characters'),
     k: z.number().int('k must be an integer').min(1, 'k must be at least 1').optional(),
     mode: z.enum(['hybrid', 'bm25', 'vector']).optional(),
+    group: z.enum(['note', 'chunk']).optional(),
     filters: z
       .object({
         path_prefix: z.string().max(1000).optional(),

@@ -32,16 +32,26 @@ export interface IndexState {
   vault: 'present' | 'missing';
 }
 
-export interface SearchResult {
-  path: string;
-  title: string;
+/** One more matching section of a result's note (`group: "note"`). */
+export interface AlsoResult {
   heading_path: string[];
   start_line: number;
   end_line: number;
   snippet: string;
   score: number;
+}
+
+export interface SearchResult extends AlsoResult {
+  path: string;
+  title: string;
   sensitive: boolean;
   source_type: string;
+  /** With `group: "note"` (the default): up to 3 other matching sections of the same note, best first. */
+  also?: AlsoResult[];
+}
+
+function also(h: SearchHit): AlsoResult {
+  return { heading_path: h.headingPath, start_line: h.startLine, end_line: h.endLine, snippet: h.snippet, score: h.score };
 }
 
 export interface SearchResponse {
@@ -192,6 +202,7 @@ export class IndexView {
         query: body.query,
         k,
         mode,
+        group: body.group ?? 'note',
         minScore: l.minScore,
         userId: l.userId,
         filters: {
@@ -208,13 +219,10 @@ export class IndexView {
       results: hits.map((h) => ({
         path: h.path,
         title: h.title,
-        heading_path: h.headingPath,
-        start_line: h.startLine,
-        end_line: h.endLine,
-        snippet: h.snippet,
-        score: h.score,
+        ...also(h),
         sensitive: h.sensitive,
         source_type: h.sourceType,
+        ...(h.also ? { also: h.also.map(also) } : {}),
       })),
       mode,
       degraded,

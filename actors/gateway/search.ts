@@ -4,6 +4,7 @@ import type { SearchFilters, SearchHit, SearchRequest } from '../../messages/sto
 import { vectorDim } from '../store-writer/schema.js';
 import { prepared } from '../store-writer/statement-cache.js';
 import { ftsTerms } from './fts-query.js';
+import { CHUNKS_PER_NOTE, groupByNote, type Ranked } from './group-by-note.js';
 
 /** RRF's constant: damps the weight of the very first ranks so neither list dominates. */
 const RRF_K = 60;
@@ -42,11 +43,6 @@ export interface SearchOptions {
   oversample?: number;
 }
 
-interface Ranked {
-  id: number;
-  score: number;
-}
-
 interface FilterSql {
   where: string;
   params: Record<string, unknown>;
@@ -75,12 +71,17 @@ function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32
   }
   const filters = filterSql(req.userId ?? 'default', req.filters ?? {});
   const terms = req.mode === 'vector' ? [] : ftsTerms(req.query);
+  const byNote = req.group === 'note';
+  // chunks to rank: grouping folds a note's sections into one result, so a single list looks deeper (the vector
+  // pass's candidate count stays k × oversample: only the cheap exact re-score sees more); hybrid keeps its depth,
+  // so fusion ranks exactly as per chunk and grouping only reads further down the fused list
+  const want = byNote ? k * CHUNKS_PER_NOTE : k;
 
   let ranked: Ranked[];
   let keyword: Keyword = { ranked: [], match: null };
   if (req.mode === 'vector' || (req.mode === 'hybrid' && useVector)) {
     const oversample = opts.oversample ?? DEFAULT_OVERSAMPLE;
-    const depth = req.mode === 'vector' ? k : Math.max(2 * k, 20);
+    const depth = req.mode === 'vector' ? want : Math.max(2 * k, 20);
     const vec = useVector ? vectorList(db, queryVector, filters, k, depth, oversample) : [];
     if (req.mode === 'vector') {
       ranked = vec;
@@ -89,14 +90,27 @@ function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32
       ranked = fuse(keyword.ranked, vec);
     }
   } else {
-    keyword = bm25List(db, terms, filters, k);
+    keyword = bm25List(db, terms, filters, want);
     ranked = keyword.ranked;
   }
   if (req.minScore !== undefined) {
     const min = req.minScore;
     ranked = ranked.filter((r) => r.score >= min);
   }
-  return materialise(db, ranked.slice(0, k), keyword);
+  if (!byNote) return materialise(db, ranked.slice(0, k), keyword);
+  const groups = groupByNote(db, ranked, k);
+  const hits = new Map(
+    materialise(
+      db,
+      groups.flatMap((g) => [g.best, ...g.also]),
+      keyword,
+    ).map((h) => [h.chunkId, h]),
+  );
+  return groups.flatMap((g) => {
+    const best = hits.get(g.best.id);
+    if (!best) return [];
+    return [{ ...best, also: g.also.flatMap((r) => hits.get(r.id) ?? []) }];
+  });
 }
 
 function filterSql(userId: string, f: SearchFilters): FilterSql {

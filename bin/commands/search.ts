@@ -8,7 +8,7 @@ export async function searchCommand(a: Args): Promise<number> {
   const query = a.rest.join(' ').trim();
   if (!query) throw new UsageError('search needs a QUERY');
   const cfg = configFor(a, { vaultRequired: false });
-  const body = searchBody.parse({ query, k: a.k, mode: a.mode });
+  const body = searchBody.parse({ query, k: a.k, mode: a.mode, group: a.group });
   let r: SearchResponse;
   const daemon = await findDaemon(cfg.data_dir);
   if (daemon) {
@@ -45,6 +45,10 @@ export async function searchCommand(a: Args): Promise<number> {
       `${n + 1}. ${h.path}:${h.start_line}-${h.end_line}  ${h.title}${where}  (${h.score.toFixed(3)}${h.sensitive ? ', sensitive' : ''})`,
     );
     lines.push(`   ${h.snippet.replace(/\s+/g, ' ').slice(0, 220)}`);
+    for (const o of h.also ?? []) {
+      const at = o.heading_path.length ? ` ${o.heading_path.at(-1)}` : '';
+      lines.push(`   also :${o.start_line}-${o.end_line}${at}  (${o.score.toFixed(3)})`);
+    }
   });
   lines.push(`[${r.mode} · ${r.took_ms} ms · ${r.index.documents} notes, ${r.index.chunks} chunks, ${r.index.pending} pending]`);
   process.stdout.write(lines.join('\n') + '\n');

@@ -4,10 +4,10 @@
 import t from 'tap';
 import { daemonOn } from '../helpers/daemon.js';
 
-const STALL_MS = 250; // the embedder's limit is 2× this
+const STALL_MS = 1_000; // the embedder's limit is 2× this; the other actors' 1×, roomy for a busy machine
 
 function bigNote(): string {
-  // ~300 sections of ~90 words: ~300 chunks, far more than one 8-text batch, ~seconds of model time in all
+  // ~300 sections of ~90 words: ~300 chunks in 4-text batches on one model thread, seconds of model time in all
   return Array.from(
     { length: 300 },
     (_, i) =>
@@ -19,20 +19,22 @@ t.test('embedding a long note reports progress: no stall, no restart, the note i
   const { v, d } = await daemonOn(
     t,
     { 'Inbox/small.md': '# Small\n\nA short note so the daemon starts with the model loaded.\n' },
-    `embedder:\n  batch_size: 8\nsupervisor:\n  stall_ms: ${STALL_MS}\n`,
+    `embedder:\n  threads: 1\n  batch_size: 4\nsupervisor:\n  stall_ms: ${STALL_MS}\n`,
   );
   const exits: string[] = [];
   d.daemon.onSupervisor((e) => {
-    if (e.type === 'supervisor.child_exited' && e.child === 'embedder') exits.push(JSON.stringify(e.exit));
+    // the actors the note passes through (a slow git commit of the person's edit is another matter)
+    if (e.type === 'supervisor.child_exited' && ['watcher', 'chunker', 'embedder', 'store'].includes(e.child))
+      exits.push(`${e.child}: ${JSON.stringify(e.exit)}`);
   });
   const started = performance.now();
   const done = d.daemon.nextDone('Inbox/big.md');
   v.write('Inbox/big.md', `# Big\n\n${bigNote()}`);
   const msg = await done;
   const ms = performance.now() - started;
-  t.equal(msg.outcome, 'indexed', `the note is indexed (took ${Math.round(ms)} ms)`);
+  t.equal(msg.outcome, 'indexed', `the note is indexed (took ${Math.round(ms)} ms)`, { exits });
   t.ok(ms > 2 * STALL_MS, 'the embedding took longer than the stall limit (else this test proves nothing)');
-  t.same(exits, [], 'the embedder was never stalled or restarted');
+  t.same(exits, [], 'no actor on its path was stalled or restarted');
   const s = (await d.api('GET', '/v1/status')).body.index;
   t.equal(s.vectors, s.chunks, 'every chunk has its vector');
 });

@@ -51,6 +51,7 @@ t.test('a keyword search returns defaultK hits in the API shape, with the index 
     source_type: 'vault',
   });
   t.same(Object.keys(found[0]!).sort(), [
+    'also',
     'end_line',
     'heading_path',
     'path',

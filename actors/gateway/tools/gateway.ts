@@ -40,6 +40,7 @@ const SEARCH_DESCRIPTIONS: Record<string, string> = {
   query: 'What to look for, in plain words',
   k: 'How many results (default from config search.default_k, capped at search.max_k)',
   mode: 'hybrid (default): keyword + semantic; bm25: keywords only; vector: semantic only',
+  group: 'note (default): one result per note, its best section, other matching sections in `also`; chunk: one result per section',
   filters: 'Narrow the search: path_prefix/folder, tags (all must match), since (epoch ms or ISO date), source_type',
 };
 
@@ -135,7 +136,7 @@ export class ToolGateway implements ToolServer {
         name: 'memory_search',
         title: 'Search the vault',
         description:
-          'Search the vault by meaning and keywords; returns the best passages with path, heading path, line range, snippet and score, plus the index state (pending files, degraded modes). Sensitive notes are left out.',
+          'Search the vault by meaning and keywords; returns the best notes (one result each: its best passage with path, heading path, line range, snippet and score, other matching passages in `also`), plus the index state (pending files, degraded modes). Sensitive notes are left out.',
         schema: memorySearchArgs,
         annotations: { title: 'Search the vault', readOnlyHint: true, openWorldHint: false },
         writes: false,
