@@ -87,6 +87,9 @@ export interface IndexConsistency {
   ftsWithoutChunk: number;
   /** FTS rows whose text (content, heading, title) differs from the chunk and document they index. */
   ftsStale: number;
+  /** Chunks with Chinese/Japanese/Korean/Thai… text missing from the character-pair table, and pair rows without a chunk. */
+  pairsMissing: number;
+  pairsWithoutChunk: number;
   vectorsWithoutChunk: number;
   /** Float vectors without a coarse bit vector, or bit vectors without a float vector. */
   vectorPairMismatch: number;

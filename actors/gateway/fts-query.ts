@@ -1,4 +1,5 @@
 // Turns what a user typed into an FTS5 MATCH expression that can never be a syntax error: an OR of quoted words.
+import { bigramTerms, UNSPACED_RUN, unspacedRuns } from '../store-writer/unspaced-scripts.js';
 
 /** Words too common to help ranking; dropped unless the query has nothing else. They also make OR queries slow. */
 const STOPWORDS = new Set(
@@ -34,4 +35,23 @@ export function ftsTerms(text: string): string[] {
 
 function quote(w: string): string {
   return `"${w.replaceAll('"', '""')}"`;
+}
+
+/** Which full-text table a query searches and with which terms. */
+export interface FtsQuery {
+  /** memory_fts, or memory_fts_bigram when the query holds text in a script written without word spaces. */
+  table: 'memory_fts' | 'memory_fts_bigram';
+  terms: string[];
+}
+
+/**
+ * The table and terms for what the user typed. Chinese, Japanese, Korean, Thai… runs become character-pair terms
+ * searched in the bigram table (which holds every chunk with such text); other words stay as ftsTerms makes them.
+ */
+export function ftsQuery(text: string): FtsQuery {
+  const runs = unspacedRuns(text);
+  if (runs.length === 0) return { table: 'memory_fts', terms: ftsTerms(text) };
+  const rest = ftsTerms(text.normalize('NFKC').replace(UNSPACED_RUN, ' '));
+  const pairs = [...new Set(runs.flatMap(bigramTerms))];
+  return { table: 'memory_fts_bigram', terms: [...pairs, ...rest].slice(0, MAX_WORDS) };
 }

@@ -9,6 +9,7 @@ import type { EmbeddingProvider } from '../../messages/embedding.js';
 import type { SearchHit } from '../../messages/store.js';
 import { openIndex } from '../store-writer/schema.js';
 import { IndexReader } from '../store-writer/index-reader.js';
+import { hasUnspaced } from '../store-writer/unspaced-scripts.js';
 import { search } from './search.js';
 import { monotonicMs } from '../../supervisors/clock.js';
 import { sinceMs, type SearchBody } from './api-schema.js';
@@ -187,7 +188,12 @@ export class IndexView {
     let degraded: string | null = null;
     let qv: Float32Array | null = null;
     if (asked !== 'bm25') {
-      if (v.available && this.provider.state === 'ready') {
+      if (v.available && this.provider.state === 'ready' && cannotRead(this.provider.provider.info, body.query)) {
+        // An English-only model maps every Chinese, Japanese, Korean or Thai query near one point, and fusion
+        // would put the same unrelated section first for all of them: such queries run by keyword alone.
+        degraded = `model_cannot_read_script: the ${this.provider.provider.info.name} model reads English only; this query was searched by keyword (configure a multilingual onnx model for semantic search in other scripts)`;
+        mode = 'bm25';
+      } else if (v.available && this.provider.state === 'ready') {
         const [vec] = await this.provider.provider.embed([body.query]);
         qv = vec ?? null;
       } else {
@@ -235,4 +241,12 @@ export class IndexView {
 function storeState(b: Board | null): IndexState['store'] {
   const state = STORE_STATES[b?.get('storeState') ?? 0] ?? 'ok';
   return { state, reason: state === 'ok' ? null : STORE_REASONS[state] };
+}
+
+/** Embedding providers whose model reads English only (the built-in USE-lite). */
+const ENGLISH_ONLY = new Set(['use-lite']);
+
+/** Whether the query holds text in a script the model was not trained on (see unspaced-scripts.ts). */
+function cannotRead(model: ModelInfo, query: string): boolean {
+  return ENGLISH_ONLY.has(model.provider) && hasUnspaced(query);
 }

@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { SearchFilters, SearchHit, SearchRequest } from '../../messages/store.js';
 import { vectorDim } from '../store-writer/schema.js';
 import { prepared } from '../store-writer/statement-cache.js';
-import { ftsTerms } from './fts-query.js';
+import { type FtsQuery, ftsQuery } from './fts-query.js';
 import { CHUNKS_PER_NOTE, groupByNote, type Ranked } from './group-by-note.js';
 
 /** RRF's constant: damps the weight of the very first ranks so neither list dominates. */
@@ -70,7 +70,7 @@ function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32
     throw new Error(`query vector has ${queryVector.length} floats, the index holds vectors of ${dim}`);
   }
   const filters = filterSql(req.userId ?? 'default', req.filters ?? {});
-  const terms = req.mode === 'vector' ? [] : ftsTerms(req.query);
+  const fts: FtsQuery = req.mode === 'vector' ? { table: 'memory_fts', terms: [] } : ftsQuery(req.query);
   const byNote = req.group === 'note';
   // chunks to rank: grouping folds a note's sections into one result, so a single list looks deeper (the vector
   // pass's candidate count stays k × oversample: only the cheap exact re-score sees more); hybrid keeps its depth,
@@ -78,7 +78,7 @@ function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32
   const want = byNote ? k * CHUNKS_PER_NOTE : k;
 
   let ranked: Ranked[];
-  let keyword: Keyword = { ranked: [], match: null };
+  let keyword: Keyword = { ranked: [], match: null, table: fts.table };
   if (req.mode === 'vector' || (req.mode === 'hybrid' && useVector)) {
     const oversample = opts.oversample ?? DEFAULT_OVERSAMPLE;
     const depth = req.mode === 'vector' ? want : Math.max(2 * k, 20);
@@ -86,11 +86,11 @@ function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32
     if (req.mode === 'vector') {
       ranked = vec;
     } else {
-      keyword = bm25List(db, terms, filters, depth);
+      keyword = bm25List(db, fts, filters, depth);
       ranked = fuse(keyword.ranked, vec);
     }
   } else {
-    keyword = bm25List(db, terms, filters, want);
+    keyword = bm25List(db, fts, filters, want);
     ranked = keyword.ranked;
   }
   if (req.minScore !== undefined) {
@@ -144,6 +144,7 @@ interface Keyword {
   ranked: Ranked[];
   /** The MATCH expression that ran (for snippets), null when there was nothing to search for. */
   match: string | null;
+  table: FtsQuery['table'];
 }
 
 /**
@@ -151,26 +152,26 @@ interface Keyword {
  * Without caller filters FTS5 ranks alone and the few best rows are then checked against the default filters
  * (widening when too many fail); with them, the join filters while matching.
  */
-function bm25List(db: Database, terms: string[], filters: FilterSql, limit: number): Keyword {
-  if (terms.length === 0) return { ranked: [], match: null };
-  const match = withinBudget(db, terms, limit).join(' OR ');
+function bm25List(db: Database, { table, terms }: FtsQuery, filters: FilterSql, limit: number): Keyword {
+  if (terms.length === 0) return { ranked: [], match: null, table };
+  const match = withinBudget(db, table, terms, limit).join(' OR ');
   const score = (r: { id: number; b: number }): Ranked => ({ id: r.id, score: -r.b / (1 - r.b) });
   if (filters.selective) {
     const rows = prepared(
       db,
-      `SELECT memory_fts.rowid AS id, bm25(memory_fts, 1.0, 2.0, 2.0) AS b
-       FROM memory_fts
-       CROSS JOIN memory_chunks c ON c.id = memory_fts.rowid
+      `SELECT ${table}.rowid AS id, bm25(${table}, 1.0, 2.0, 2.0) AS b
+       FROM ${table}
+       CROSS JOIN memory_chunks c ON c.id = ${table}.rowid
        CROSS JOIN memory_documents d ON d.id = c.document_id
-       WHERE memory_fts MATCH @match AND ${filters.where}
+       WHERE ${table} MATCH @match AND ${filters.where}
        ORDER BY b LIMIT @limit`,
     ).all({ ...filters.params, match, limit }) as Array<{ id: number; b: number }>;
-    return { ranked: rows.map(score), match };
+    return { ranked: rows.map(score), match, table };
   }
   for (let fetch = limit + 10; ; fetch *= 4) {
     const rows = prepared(
       db,
-      `SELECT rowid AS id, bm25(memory_fts, 1.0, 2.0, 2.0) AS b FROM memory_fts WHERE memory_fts MATCH ? ORDER BY b LIMIT ?`,
+      `SELECT rowid AS id, bm25(${table}, 1.0, 2.0, 2.0) AS b FROM ${table} WHERE ${table} MATCH ? ORDER BY b LIMIT ?`,
     ).all(match, fetch) as Array<{ id: number; b: number }>;
     const pass = new Set(
       passing(
@@ -180,14 +181,14 @@ function bm25List(db: Database, terms: string[], filters: FilterSql, limit: numb
       ),
     );
     const kept = rows.filter((r) => pass.has(r.id));
-    if (kept.length >= limit || rows.length < fetch) return { ranked: kept.slice(0, limit).map(score), match };
+    if (kept.length >= limit || rows.length < fetch) return { ranked: kept.slice(0, limit).map(score), match, table };
   }
 }
 
 /** The terms to match: rarest first, adding more while the rows they match stay within MATCH_BUDGET. */
-function withinBudget(db: Database, terms: string[], needed: number): string[] {
+function withinBudget(db: Database, table: FtsQuery['table'], terms: string[], needed: number): string[] {
   if (terms.length === 1) return terms;
-  const count = prepared(db, `SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ${MATCH_BUDGET + 1})`).pluck();
+  const count = prepared(db, `SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ${MATCH_BUDGET + 1})`).pluck();
   const byRarity = terms.map((t) => ({ t, n: count.get(t) as number })).sort((a, b) => a.n - b.n);
   const kept: string[] = [];
   let rows = 0;
@@ -315,7 +316,8 @@ function materialise(db: Database, ranked: Ranked[], keyword: Keyword): SearchHi
   const snippets = new Map<number, string>();
   const keywordIds = new Set(keyword.ranked.map((r) => r.id));
   const kwIds = ranked.filter((r) => keywordIds.has(r.id)).map((r) => r.id);
-  if (keyword.match !== null && kwIds.length > 0) {
+  // The bigram table holds character pairs, not readable text: its hits keep the start of the chunk instead.
+  if (keyword.match !== null && kwIds.length > 0 && keyword.table === 'memory_fts') {
     const snip = prepared(
       db,
       `SELECT rowid AS id, snippet(memory_fts, 0, '', '', '…', 32) AS s FROM memory_fts

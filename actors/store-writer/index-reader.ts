@@ -168,6 +168,13 @@ export class IndexReader {
          WHERE f.content IS NOT c.content OR f.title IS NOT d.title
             OR f.heading IS NOT (SELECT group_concat(value, ' / ') FROM json_each(c.heading_path))`,
       ),
+      pairsMissing: one(
+        `SELECT count(*) FROM memory_chunks c JOIN memory_documents d ON d.id = c.document_id
+         WHERE mv_unspaced(c.content, c.heading_path, d.title) AND NOT EXISTS (SELECT 1 FROM memory_fts_bigram f WHERE f.rowid = c.id)`,
+      ),
+      pairsWithoutChunk: one(
+        `SELECT count(*) FROM memory_fts_bigram f WHERE NOT EXISTS (SELECT 1 FROM memory_chunks c WHERE c.id = f.rowid)`,
+      ),
       vectorsWithoutChunk: hasVectors
         ? one(
             `SELECT (SELECT count(*) FROM memory_vectors_rowids v WHERE NOT EXISTS (SELECT 1 FROM memory_chunks c WHERE c.id = v.rowid))

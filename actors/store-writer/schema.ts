@@ -3,9 +3,10 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { forgetPrepared, prepared } from './statement-cache.js';
+import { bigramText, hasUnspaced } from './unspaced-scripts.js';
 
 /** The schema this code writes; stored in `PRAGMA user_version` and in meta `schema_version`. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Float vectors are read back one by one for re-scoring: small vec0 chunks keep each point lookup cheap. */
 const FLOAT_CHUNK_SIZE = 64;
@@ -30,6 +31,11 @@ export function openIndex(file: string, opts: { readonly: boolean; cacheMiB?: nu
   const db = new BetterSqlite3(file, opts.readonly ? { readonly: true, fileMustExist: true } : {});
   try {
     sqliteVec.load(db);
+    // The bigram FTS triggers call these: every connection that can write chunks must have them.
+    db.function('mv_unspaced', { deterministic: true, varargs: true }, (...texts: unknown[]) =>
+      texts.some((t) => hasUnspaced(t as string | null)) ? 1 : 0,
+    );
+    db.function('mv_bigrams', { deterministic: true }, (text: unknown) => bigramText(text as string | null));
     db.pragma('busy_timeout = 5000');
     db.pragma('temp_store = MEMORY');
     // Search connections default to 64 MiB of pages: at 100k chunks the bit vectors (~7 MiB) and hot FTS pages
@@ -67,7 +73,7 @@ function checkVersion(db: Database, file: string): void {
 }
 
 /** MIGRATIONS[i] takes the schema from version i to i + 1. */
-const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [createV1];
+const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [createV1, createV2];
 
 function migrate(db: Database, file: string): void {
   const from = userVersion(db);
@@ -174,6 +180,50 @@ function createV1(db: Database): void {
     WHEN new.deleted_at IS NOT NULL BEGIN
       DELETE FROM memory_chunks WHERE document_id = new.id;
     END;
+  `);
+}
+
+/**
+ * v2: a second full-text table for chunks holding Chinese, Japanese, Korean, Thai, Khmer, Lao or Myanmar text,
+ * with those runs stored as character pairs (unspaced-scripts.ts); queries in such scripts search it instead of
+ * memory_fts. Only such chunks are copied, so a vault without them pays nothing.
+ */
+function createV2(db: Database): void {
+  const row = (c: string, doc: string) => `${c}.id, mv_bigrams(${c}.content),
+        mv_bigrams((SELECT group_concat(value, ' / ') FROM json_each(${c}.heading_path))),
+        mv_bigrams((SELECT title FROM memory_documents WHERE id = ${doc}))`;
+  const when = (c: string, doc: string) =>
+    `mv_unspaced(${c}.content, ${c}.heading_path, (SELECT title FROM memory_documents WHERE id = ${doc}))`;
+  db.exec(`
+    CREATE VIRTUAL TABLE memory_fts_bigram USING fts5(
+      content, heading, title,
+      tokenize = 'porter unicode61 remove_diacritics 2'
+    );
+
+    CREATE TRIGGER memory_chunks_fts_bigram_ai AFTER INSERT ON memory_chunks
+    WHEN ${when('new', 'new.document_id')} BEGIN
+      INSERT INTO memory_fts_bigram(rowid, content, heading, title) VALUES (${row('new', 'new.document_id')});
+    END;
+
+    CREATE TRIGGER memory_chunks_fts_bigram_ad AFTER DELETE ON memory_chunks BEGIN
+      DELETE FROM memory_fts_bigram WHERE rowid = old.id;
+    END;
+
+    CREATE TRIGGER memory_chunks_fts_bigram_au AFTER UPDATE OF id, document_id, content, heading_path ON memory_chunks BEGIN
+      DELETE FROM memory_fts_bigram WHERE rowid = old.id;
+      INSERT INTO memory_fts_bigram(rowid, content, heading, title)
+        SELECT ${row('new', 'new.document_id')} WHERE ${when('new', 'new.document_id')};
+    END;
+
+    CREATE TRIGGER memory_documents_title_bigram_au AFTER UPDATE OF title ON memory_documents
+    WHEN new.title IS NOT old.title BEGIN
+      DELETE FROM memory_fts_bigram WHERE rowid IN (SELECT id FROM memory_chunks WHERE document_id = new.id);
+      INSERT INTO memory_fts_bigram(rowid, content, heading, title)
+        SELECT ${row('c', 'c.document_id')} FROM memory_chunks c WHERE c.document_id = new.id AND ${when('c', 'c.document_id')};
+    END;
+
+    INSERT INTO memory_fts_bigram(rowid, content, heading, title)
+      SELECT ${row('c', 'c.document_id')} FROM memory_chunks c WHERE ${when('c', 'c.document_id')};
   `);
 }
 

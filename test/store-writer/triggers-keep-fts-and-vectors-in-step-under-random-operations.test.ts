@@ -5,7 +5,8 @@ import { IndexWriter } from '../../actors/store-writer/index-writer.js';
 import { chunk, doc, randomUnit, rng, tempIndex, testModel } from '../helpers/index-fixture.js';
 
 const PATHS = ['a.md', 'b.md', 'dir/c.md', 'dir/d.md'];
-const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
+// Chinese and Japanese words and titles put chunks in the character-pair table too.
+const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', '远程仓库', '会議'];
 
 type Op =
   | { kind: 'upsert'; path: string; words: number[]; withVectors: boolean; title: string }
@@ -23,12 +24,15 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       path,
       words: fc.array(fc.nat(WORDS.length - 1), { maxLength: 5 }),
       withVectors: fc.boolean(),
-      title: fc.constantFrom('T1', 'T2'),
+      title: fc.constantFrom('T1', 'T2', '笔记'),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('touch' as const), path }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), path }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('rename' as const), from: path, to: path, title: fc.constantFrom('R1', 'R2') }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('rename' as const), from: path, to: path, title: fc.constantFrom('R1', 'R2', '标题') }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('model' as const), version: fc.constantFrom('1', '2') }) },
 );
 

@@ -52,6 +52,8 @@ t.test('an edit replaces only the changed chunk and moves the unchanged ones in 
     chunksWithoutFts: 0,
     ftsWithoutChunk: 0,
     ftsStale: 0,
+    pairsMissing: 0,
+    pairsWithoutChunk: 0,
     vectorsWithoutChunk: 0,
     vectorPairMismatch: 0,
     chunksOfDeletedDocs: 0,
