@@ -49,9 +49,10 @@ export interface FtsQuery {
  * searched in the bigram table (which holds every chunk with such text); other words stay as ftsTerms makes them.
  */
 export function ftsQuery(text: string): FtsQuery {
-  const runs = unspacedRuns(text);
+  const normal = text.normalize('NFKC');
+  const runs = unspacedRuns(normal);
   if (runs.length === 0) return { table: 'memory_fts', terms: ftsTerms(text) };
-  const rest = ftsTerms(text.normalize('NFKC').replace(UNSPACED_RUN, ' '));
+  const rest = ftsTerms(normal.replace(UNSPACED_RUN, ' '));
   const pairs = [...new Set(runs.flatMap(bigramTerms))];
   return { table: 'memory_fts_bigram', terms: [...pairs, ...rest].slice(0, MAX_WORDS) };
 }

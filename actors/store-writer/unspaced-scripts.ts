@@ -20,6 +20,11 @@ function chars(run: string): string[] {
   return run.match(CHAR) ?? [];
 }
 
+/** The overlapping character pairs of a run ("列出仓库" → 列出, 出仓, 仓库). */
+function pairs(cs: string[]): string[] {
+  return cs.slice(1).map((c, i) => cs[i]! + c);
+}
+
 /**
  * The text as the bigram FTS table stores it: each run becomes its overlapping pairs plus its last character
  * alone ("列出仓库" → "列出 出仓 仓库 库"), so every character starts some token and a one-character query can
@@ -29,10 +34,7 @@ export function bigramText(text: string | null | undefined): string {
   if (!text) return '';
   return text.normalize('NFKC').replace(UNSPACED_RUN, (run) => {
     const cs = chars(run);
-    const out: string[] = [];
-    for (let i = 0; i + 1 < cs.length; i++) out.push(cs[i]! + cs[i + 1]!);
-    out.push(cs[cs.length - 1]!);
-    return ` ${out.join(' ')} `;
+    return ` ${[...pairs(cs), cs[cs.length - 1]!].join(' ')} `;
   });
 }
 
@@ -43,12 +45,10 @@ export function bigramText(text: string | null | undefined): string {
 export function bigramTerms(run: string): string[] {
   const cs = chars(run);
   if (cs.length === 1) return [`"${cs[0]}"*`];
-  const out: string[] = [];
-  for (let i = 0; i + 1 < cs.length; i++) out.push(`"${cs[i]}${cs[i + 1]}"`);
-  return out;
+  return pairs(cs).map((p) => `"${p}"`);
 }
 
-/** The runs of such scripts in `text`, in order. */
-export function unspacedRuns(text: string): string[] {
-  return text.normalize('NFKC').match(UNSPACED_RUN) ?? [];
+/** The runs of such scripts in `text` (NFKC-normalised by the caller), in order. */
+export function unspacedRuns(normal: string): string[] {
+  return normal.match(UNSPACED_RUN) ?? [];
 }
