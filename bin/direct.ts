@@ -38,7 +38,7 @@ export async function loadQueryModel(view: IndexView, cfg: Config): Promise<void
 
 /** Every note on disk and every indexed one, with its state and the reason when it is not indexed. */
 export async function fileStates(cfg: Config, view: IndexView | null): Promise<FileState[]> {
-  const { files, problems } = await scanVault(cfg.vault, makeIgnore(cfg.watcher.ignore));
+  const { files, problems } = scanVault(cfg.vault, makeIgnore(cfg.watcher.ignore));
   const indexed = view ? view.reader.documentStats(SOURCE_VAULT) : new Map<string, { mtimeMs: number; size: number }>();
   const statuses = new Map((view ? view.reader.fileStatuses() : []).map((s) => [s.path, s]));
   const out: FileState[] = [];

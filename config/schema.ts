@@ -28,6 +28,9 @@ const embedderSchema = z
     batch_size: z.number().int().min(1).max(512).default(32),
     batch_window_ms: z.number().int().min(0).max(10_000).default(15),
     quantize: z.enum(['fp32', 'int8']).default('fp32'),
+    // niceness of the bulk embedding threads (Linux): while a backlog is embedded, searches, agents' writes and the
+    // daemon's own threads get the CPU first; 0 runs them at the daemon's priority
+    nice: z.number().int().min(0).max(19).default(10),
     onnx: z
       .object({ model_dir: z.string().min(1), name: z.string().optional(), max_tokens: z.number().int().positive().optional() })
       .strict()

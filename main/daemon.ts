@@ -14,6 +14,7 @@ import type { EventLogger } from '../supervisors/runtime/log.js';
 import { ActorEvents } from './actor-events.js';
 import { prepareDataDir } from './data-dir.js';
 import { EmbedPools } from './embed-pools.js';
+import { providerSettings } from '../actors/embedder/factory.js';
 import { MainMetrics } from './metrics.js';
 import { buildNextIndex } from './reindex.js';
 import { Router, type MainNotice, type MainRequest } from './router.js';
@@ -50,7 +51,7 @@ export class Daemon {
   constructor(cfg: Config, opts: DaemonOptions) {
     this.#cfg = cfg;
     this.#o = opts;
-    this.pools = new EmbedPools(cfg.embedder.threads);
+    this.pools = new EmbedPools(cfg.embedder.threads, cfg.embedder.nice);
     this.metrics = new MainMetrics(this.board, this.handles);
     this.router = new Router({ handles: this.handles, log: opts.log, notice: (m) => this.#notice(m), answer: (m) => this.#answer(m) });
     this.#events = new ActorEvents(opts.log, this.metrics, this.router);
@@ -89,6 +90,19 @@ export class Daemon {
         events: (e) => this.#events.actor(e),
       });
     }
+    // the query model starts loading now, beside the gateway's thread: a hybrid search after a restart waits for it
+    if (this.handles.gateway) void this.pools.run('query', { settings: providerSettings(cfg), texts: ['memvault'] });
+    // The gateway's thread loads first, alone: after a restart it answers from the index as soon as it is up. Every
+    // other actor's thread starts loading its modules the moment the gateway is up, all in parallel, while the
+    // supervisors still init them one after another, in their order (a one-shot has no gateway: all at once).
+    let warmed = false;
+    const prewarmRest = (): void => {
+      if (warmed) return;
+      warmed = true;
+      for (const actor of names) this.handles[actor]?.prewarm();
+    };
+    if (this.handles.gateway) this.handles.gateway.prewarm();
+    else prewarmRest();
     if (this.#o.mode === 'serve') {
       this.#watch = new VaultWatch({
         vault: cfg.vault,
@@ -102,12 +116,18 @@ export class Daemon {
       });
       await this.#watch.start();
     }
-    this.root = await startSupervisor(rootTree(cfg, this.handles), {
-      events: (e) => {
-        for (const l of this.#supListeners) l(e);
-        this.#events.supervisor(e);
-      },
-    });
+    try {
+      this.root = await startSupervisor(rootTree(cfg, this.handles), {
+        events: (e) => {
+          if (e.type === 'supervisor.child_started' && e.child === 'gateway') prewarmRest();
+          for (const l of this.#supListeners) l(e);
+          this.#events.supervisor(e);
+        },
+      });
+    } finally {
+      // a start that failed part-way leaves the later actors parked: end their threads
+      await Promise.all(names.map((a) => this.handles[a]?.discardWarm()));
+    }
   }
 
   /** Observe every message main routes (tests await `watcher.done` for a path; chaos runs count outcomes). */

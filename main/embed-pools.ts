@@ -6,33 +6,72 @@ import { Piscina } from 'piscina';
 import type { EmbedTask, PoolOutcome } from '../actors/embedder/pool-task.js';
 import { servePools, type PoolName } from '../actors/embedder/pool-api.js';
 
+/** How long destroy waits for the tasks inside the threads before it ends them anyway. */
+const DRAIN_MS = 30_000;
+
+interface Pool {
+  piscina: Piscina<EmbedTask, PoolOutcome>;
+  threads: number;
+  /** Tasks inside a thread now: at most `threads`. */
+  running: Set<Promise<PoolOutcome>>;
+  /** Tasks waiting for a thread, here rather than in piscina's queue, so that destroy can answer them at once. */
+  waiting: Array<{ task: EmbedTask; resolve: (o: PoolOutcome) => void }>;
+}
+
 export class EmbedPools {
-  readonly #pools = new Map<PoolName, Piscina<EmbedTask, PoolOutcome>>();
+  readonly #pools = new Map<PoolName, Pool>();
   readonly #ports = new Set<MessagePort>();
+  #stopped = false;
 
-  constructor(readonly bulkThreads: number) {}
+  /** `bulkNice`: the bulk threads' niceness (Linux), so a backlog being embedded yields the CPU to searches and writes. */
+  constructor(
+    readonly bulkThreads: number,
+    readonly bulkNice = 0,
+  ) {}
 
-  #pool(name: PoolName): Piscina<EmbedTask, PoolOutcome> {
+  #pool(name: PoolName): Pool {
     let p = this.#pools.get(name);
     if (!p) {
       const threads = name === 'bulk' ? this.bulkThreads : 1;
-      p = new Piscina<EmbedTask, PoolOutcome>({
+      const piscina = new Piscina<EmbedTask, PoolOutcome>({
         filename: new URL('../actors/embedder/pool-task.js', import.meta.url).href,
         minThreads: threads,
         maxThreads: threads,
         idleTimeout: Infinity,
+        workerData: { nice: name === 'bulk' ? this.bulkNice : 0 },
       });
+      p = { piscina, threads, running: new Set(), waiting: [] };
       this.#pools.set(name, p);
     }
     return p;
   }
 
-  async run(name: PoolName, task: EmbedTask): Promise<PoolOutcome> {
-    try {
-      return await this.#pool(name).run(task, { name: 'outcome' });
-    } catch (err) {
-      // the pool itself failed (a thread died): not the provider's reason, but still an answer
-      return { ok: false, code: 'pool_failed', message: (err as Error).message };
+  run(name: PoolName, task: EmbedTask): Promise<PoolOutcome> {
+    if (this.#stopped) return Promise.resolve(stopped());
+    const pool = this.#pool(name);
+    return new Promise((resolve) => {
+      pool.waiting.push({ task, resolve });
+      this.#next(pool);
+    });
+  }
+
+  /** Hands waiting tasks to free threads. */
+  #next(pool: Pool): void {
+    while (!this.#stopped && pool.running.size < pool.threads) {
+      const w = pool.waiting.shift();
+      if (!w) return;
+      const p = pool.piscina
+        .run(w.task, { name: 'outcome' })
+        .catch((err: unknown): PoolOutcome => {
+          // the pool itself failed (a thread died): not the provider's reason, but still an answer
+          return { ok: false, code: 'pool_failed', message: (err as Error).message };
+        })
+        .finally(() => {
+          pool.running.delete(p);
+          this.#next(pool);
+        });
+      pool.running.add(p);
+      void p.then(w.resolve);
     }
   }
 
@@ -50,12 +89,24 @@ export class EmbedPools {
     };
   }
 
-  /** After the actors have stopped: no task is running, so the threads can go. */
+  /**
+   * After the actors have stopped. Waiting tasks are answered `pool_stopped`; a task inside a thread (a model still
+   * loading when the daemon stops within its first second, a batch) is let finish, since ending a thread inside
+   * onnxruntime aborts the whole process; then the threads go.
+   */
   async destroy(): Promise<void> {
+    this.#stopped = true;
     for (const p of this.#ports) p.close();
     this.#ports.clear();
     const pools = [...this.#pools.values()];
     this.#pools.clear();
-    await Promise.all(pools.map((p) => p.destroy().catch(() => {})));
+    for (const p of pools) for (const w of p.waiting.splice(0)) w.resolve(stopped());
+    const running = pools.flatMap((p) => [...p.running]);
+    await Promise.race([Promise.allSettled(running), new Promise((r) => setTimeout(r, DRAIN_MS).unref())]);
+    await Promise.all(pools.map((p) => p.piscina.destroy().catch(() => {})));
   }
+}
+
+function stopped(): PoolOutcome {
+  return { ok: false, code: 'pool_stopped', message: 'the embedding pools are shutting down' };
 }

@@ -11,6 +11,11 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type ActorFault = 'throw' | 'exit' | 'hang';
 
 export type HostToWorker<In = unknown> =
+  /**
+   * Run `init` now. The host posts it when the supervisor starts this incarnation; a prewarmed worker has loaded its
+   * modules meanwhile and waits for it, so its start costs only its init.
+   */
+  | { type: 'actor.init' }
   /** A mailbox message; `attempt` > 1 means a previous incarnation may have handled it already. */
   | { type: 'actor.deliver'; seq: number; attempt: number; request: boolean; msg: In }
   /** Out of band, not through the mailbox: answered whenever the worker's event loop is free. */

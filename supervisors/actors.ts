@@ -11,8 +11,9 @@ export interface ActorSpec {
   readonly folder: string;
   readonly role: string;
   /**
-   * 'root': a one_for_one child of the root, started in table order; 'ingest': the rest_for_one pipeline under the
-   * root (started after the root's own children), where a restart restarts every actor after it in the table.
+   * 'root': a one_for_one child of the root; 'ingest': the rest_for_one pipeline under the root, where a restart
+   * restarts every actor after it in the table. The root starts its children in table order, the pipeline as one
+   * child where its first actor stands (see rootOrder).
    */
   readonly tree: 'root' | 'ingest';
   /** Runs in the one-shot `memvault index` too (false: only in `memvault start`). */
@@ -56,24 +57,6 @@ export const ACTORS = {
       'main.metrics': 'GET /metrics: every thread’s registry, merged',
       'main.reindex': 'POST /v1/reindex',
     },
-  },
-  git: {
-    file: '../actors/git-writer/actor.js',
-    folder: 'actors/git-writer',
-    role: 'the one mutation path: validate, atomic write, one commit per change, undo, people’s edits',
-    tree: 'root',
-    oneshot: false,
-    needsWrites: true,
-    window: 8,
-    concurrency: 1,
-    stall: 1,
-    shutdownMs: 10_000,
-    pools: false,
-    sends: {
-      'watcher.fs_events': 'the paths a write or undo touched (OS events for a quick write-then-delete can coalesce into nothing)',
-      'main.committed': 'a commit was recorded (agent, undo or a person’s edit)',
-    },
-    requests: {},
   },
   store: {
     file: '../actors/store-writer/actor.js',
@@ -150,6 +133,24 @@ export const ACTORS = {
     },
     requests: {},
   },
+  git: {
+    file: '../actors/git-writer/actor.js',
+    folder: 'actors/git-writer',
+    role: 'the one mutation path: validate, atomic write, one commit per change, undo, people’s edits',
+    tree: 'root',
+    oneshot: false,
+    needsWrites: true,
+    window: 8,
+    concurrency: 1,
+    stall: 1,
+    shutdownMs: 10_000,
+    pools: false,
+    sends: {
+      'watcher.fs_events': 'the paths a write or undo touched (OS events for a quick write-then-delete can coalesce into nothing)',
+      'main.committed': 'a commit was recorded (agent, undo or a person’s edit)',
+    },
+    requests: {},
+  },
 } as const satisfies Record<string, ActorSpec>;
 
 /** What main itself sends and asks (the OS watcher, reindex, a poisoned note's failure). */
@@ -186,15 +187,35 @@ export function declared(from: RoutedActor | 'main', type: string, request = fal
   return Object.hasOwn(request ? spec.requests : spec.sends, type);
 }
 
+/**
+ * The root's children in start order: its own actors and the ingest pipeline (as 'ingest'), where the pipeline's
+ * first actor stands in the table. The gateway comes first (after a restart it answers from the index at once), then
+ * the pipeline, which catches up with the vault; the git writer last: agents' writes wait in its mailbox meanwhile,
+ * and its start (a spawner process, the repository checks) stays off the catch-up's path.
+ */
+export function rootOrder(): Array<RoutedActor | 'ingest'> {
+  const out: Array<RoutedActor | 'ingest'> = [];
+  for (const name of ACTOR_NAMES) {
+    if (ACTORS[name].tree === 'root') out.push(name);
+    else if (!out.includes('ingest')) out.push('ingest');
+  }
+  return out;
+}
+
 /** The README's picture of the trees and the pipeline, generated from the table (a test keeps the README in step). */
 export function pipelineDiagram(): string {
   const specs = Object.entries(ACTORS) as Array<[RoutedActor, ActorSpec]>;
-  const root = specs.filter(([, s]) => s.tree === 'root');
   const ingest = specs.filter(([, s]) => s.tree === 'ingest');
-  const line = (prefix: string, [name, s]: [string, ActorSpec]) => `${prefix}${name.padEnd(9)}${s.folder.padEnd(21)}${s.role}`;
-  const out = ['root (one_for_one)', ...root.map((e) => line('├── ', e))];
-  out.push('└── ingest (rest_for_one: a restart restarts every actor after it)');
-  ingest.forEach((e, i) => out.push(line(i === ingest.length - 1 ? '    └── ' : '    ├── ', e)));
+  const line = (prefix: string, name: RoutedActor) => `${prefix}${name.padEnd(9)}${ACTORS[name].folder.padEnd(21)}${ACTORS[name].role}`;
+  const out = ['root (one_for_one; children started in this order)'];
+  const order = rootOrder();
+  order.forEach((child, i) => {
+    const last = i === order.length - 1;
+    if (child !== 'ingest') return out.push(line(last ? '└── ' : '├── ', child));
+    out.push(`${last ? '└── ' : '├── '}ingest (rest_for_one: a restart restarts every actor after it)`);
+    const indent = last ? '    ' : '│   ';
+    ingest.forEach(([name], j) => out.push(line(`${indent}${j === ingest.length - 1 ? '└── ' : '├── '}`, name)));
+  });
   out.push('', 'who sends what to whom (→ a message, ⇒ a request answered with ctx.reply)');
   const edges = (name: string, s: Pick<ActorSpec, 'sends' | 'requests'>): string[] => [
     ...Object.keys(s.sends).map((t) => `${name.padEnd(9)}→ ${t}`),

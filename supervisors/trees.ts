@@ -1,10 +1,10 @@
-// The daemon's supervision trees, built from the actor table (actors.ts): the root's own children one_for_one in
-// table order (the gateway first: after a restart it answers from the index at once, its state saying what is still
-// pending; the git writer next, so write tools are there when agents arrive), then the ingest pipeline rest_for_one
-// (a store-writer restart restarts everything downstream of it), which catches up last.
+// The daemon's supervision trees, built from the actor table (actors.ts): the root one_for_one, its children in
+// rootOrder() (the gateway first: after a restart it answers from the index at once, its state saying what is still
+// pending; then the ingest pipeline rest_for_one — a store-writer restart restarts everything downstream of it —
+// which catches up with the vault; the git writer last, agents' writes waiting in its mailbox meanwhile).
 import type { Config } from '../config/load.js';
 import type { ActorHandle } from './runtime/host.js';
-import { ACTORS, type RoutedActor } from './actors.js';
+import { ACTOR_NAMES, ACTORS, rootOrder, type RoutedActor } from './actors.js';
 import type { ChildSpec, SupervisorSpec } from './spec.js';
 import { nestedSupervisor } from './supervisor.js';
 
@@ -14,23 +14,26 @@ export type ActorHandles = Partial<Record<RoutedActor, ActorHandle<unknown>>>;
 export function rootTree(cfg: Config, handles: ActorHandles): SupervisorSpec {
   const s = cfg.supervisor;
   const backoff = { minMs: s.backoff_min_ms, maxMs: s.backoff_max_ms, jitter: 0.2 };
-  const children = (tree: 'root' | 'ingest'): ChildSpec[] =>
-    (Object.keys(ACTORS) as RoutedActor[]).flatMap((name) => {
-      const h = handles[name];
-      return ACTORS[name].tree === tree && h ? [h.childSpec({ shutdownMs: ACTORS[name].shutdownMs, backoff })] : [];
-    });
+  const actor = (name: RoutedActor): ChildSpec[] => {
+    const h = handles[name];
+    return h ? [h.childSpec({ shutdownMs: ACTORS[name].shutdownMs, backoff })] : [];
+  };
   const ingest: SupervisorSpec = {
     id: 'ingest',
     strategy: 'rest_for_one',
     intensity: s.intensity,
     periodMs: s.period_ms,
-    children: children('ingest'),
+    children: ACTOR_NAMES.filter((name) => ACTORS[name].tree === 'ingest').flatMap(actor),
   };
   return {
     id: 'root',
     strategy: 'one_for_one',
     intensity: s.intensity,
     periodMs: s.period_ms,
-    children: [...children('root'), { id: 'ingest', start: nestedSupervisor(ingest), restart: 'permanent', shutdownMs: 30_000, backoff }],
+    children: rootOrder().flatMap((child) =>
+      child === 'ingest'
+        ? [{ id: 'ingest', start: nestedSupervisor(ingest), restart: 'permanent' as const, shutdownMs: 30_000, backoff }]
+        : actor(child),
+    ),
   };
 }

@@ -105,10 +105,31 @@ async function startPool(): Promise<{ model: ModelInfo; batcher: Batcher } | { e
   }
 }
 
+/** Called by the first note to arrive: the pool's model must load now. */
+let needed = (): void => {};
+
+/**
+ * Resolves when the first note arrives or the boot reconcile is done, whichever is first. A restart over an
+ * unchanged vault embeds nothing, and loading a model session per pool thread would take both cores from the
+ * start-up's critical path (thread start-up and the reconcile), so the model loads just after it.
+ */
+function neededOrReconciled(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearInterval(timer);
+      resolve();
+    };
+    const timer = setInterval(() => board.get('reconciledAt') > 0 && done(), 50);
+    needed = done;
+    if (board.get('reconciledAt') > 0) done();
+  });
+}
+
 runActor<EmbedderMsg, Sends<'embedder'>, State>(
   async (msg, ctx) => {
     switch (msg.type) {
       case 'embedder.embed_note': {
+        needed();
         const { note } = msg;
         const s = { ...(await poolReady(ctx)), reader: ctx.state.reader };
         if (!s.batcher) {
@@ -140,20 +161,22 @@ runActor<EmbedderMsg, Sends<'embedder'>, State>(
     board.set('embedderState', stateCode(EMBEDDER_STATES, 'starting'));
     const started = performance.now();
     const reader = new IndexReader(openIndex(b.dbFile, { readonly: true, cacheMiB: 4 }), { userId: cfg.user_id });
-    const pool = startPool().then((r) => {
-      if ('error' in r) {
-        board.set('embedderState', stateCode(EMBEDDER_STATES, 'unavailable'));
-        log.event(
-          'embedder_unavailable',
-          { provider: settings.kind, reason: r.error },
-          'embedding provider could not start: indexing keyword-only',
-        );
-        return { model: null, batcher: null };
-      }
-      board.set('embedderState', stateCode(EMBEDDER_STATES, 'ready'));
-      log.event('embedder_ready', { model: r.model, threads: cfg.embedder.threads, ms: Math.round(performance.now() - started) });
-      return { model: r.model, batcher: r.batcher };
-    });
+    const pool = neededOrReconciled()
+      .then(startPool)
+      .then((r) => {
+        if ('error' in r) {
+          board.set('embedderState', stateCode(EMBEDDER_STATES, 'unavailable'));
+          log.event(
+            'embedder_unavailable',
+            { provider: settings.kind, reason: r.error },
+            'embedding provider could not start: indexing keyword-only',
+          );
+          return { model: null, batcher: null };
+        }
+        board.set('embedderState', stateCode(EMBEDDER_STATES, 'ready'));
+        log.event('embedder_ready', { model: r.model, threads: cfg.embedder.threads, ms: Math.round(performance.now() - started) });
+        return { model: r.model, batcher: r.batcher };
+      });
     return { pool, reader };
   },
   { concurrency: ACTORS.embedder.concurrency },

@@ -1,7 +1,12 @@
 // The piscina task: each pool thread lazily builds one single-threaded provider and embeds the batches it is given.
 import type { ModelInfo } from '../../messages/common.js';
 import type { EmbeddingProvider } from '../../messages/embedding.js';
+import { workerData } from 'node:worker_threads';
+import { niceThisThread } from '../../supervisors/runtime/thread-priority.js';
 import { createProvider, type ProviderSettings } from './factory.js';
+
+// main's bulk pool runs its threads at a lower priority (embedder.nice); the query pool keeps the normal one
+niceThisThread((workerData as { nice?: number } | null)?.nice ?? 0);
 
 let provider: Promise<EmbeddingProvider> | null = null;
 

@@ -67,7 +67,7 @@ export class WatcherCore {
     }
     this.#index.clear(); // a rescan (after a reindex swap) starts from what the new index holds
     for (const [p, s] of indexed) this.#indexed(p as VaultPath, s);
-    const { files, problems } = await scanVault(this.#d.root, this.#d.ignore);
+    const { files, problems } = scanVault(this.#d.root, this.#d.ignore);
     const seen = new Set<string>();
     let changed = 0;
     const now = this.#d.clock.now();
@@ -131,7 +131,7 @@ export class WatcherCore {
     const prefix = rel.endsWith('/') ? rel : `${rel}/`;
     const dirty: VaultPath[] = [];
     for (const p of this.#index.keys()) if (p.startsWith(prefix)) dirty.push(p);
-    const { files } = await scanVault(`${this.#d.root}/${rel}`, (r, isDir) => this.#d.ignore(`${prefix}${r}`, isDir));
+    const { files } = scanVault(`${this.#d.root}/${rel}`, (r, isDir) => this.#d.ignore(`${prefix}${r}`, isDir));
     for (const f of files) dirty.push(`${prefix}${f.path}` as VaultPath);
     if (dirty.length) this.onPaths(dirty);
   }

@@ -58,7 +58,15 @@ export interface ActorHandle<In> {
   onIdle(): Promise<void>;
   /** Resolves when `send` would accept a message again. */
   onDrain(): Promise<void>;
-  /** Starts a new worker incarnation on this mailbox; resolves when its init finished. Use as a ChildSpec's start. */
+  /**
+   * Starts a worker thread now that loads its modules and then waits: the next `attach` uses it and pays only the
+   * actor's init. The daemon prewarms every actor at once, so threads load in parallel while the supervisors still
+   * start (init) them one after another, in their order. No-op while an incarnation is live or warm.
+   */
+  prewarm(): void;
+  /** Ends a prewarmed worker that was never attached (a start that failed part-way, a stop). */
+  discardWarm(): Promise<void>;
+  /** Starts a new worker incarnation on this mailbox (the prewarmed one, if any); resolves when its init finished. Use as a ChildSpec's start. */
   attach(opts: { shutdownMs: number }): Promise<Child>;
   /** A ChildSpec that restarts this actor's worker on the same mailbox. */
   childSpec(opts: { restart?: RestartPolicy; shutdownMs: number; backoff?: Backoff }): ChildSpec;
@@ -92,6 +100,8 @@ class ActorHost<In, Out> implements ActorHandle<In> {
   #emit: (e: ActorEvent) => void;
   #mailbox: Mailbox<In>;
   #live: Incarnation | undefined;
+  /** A prewarmed worker: modules loaded, waiting for attach to run its init. */
+  #warm: Incarnation | undefined;
   #refused = false; // a send was refused since the mailbox was last below its limit
   #idleWaiters: Array<() => void> = [];
   #drainWaiters: Array<() => void> = [];
@@ -181,16 +191,46 @@ class ActorHost<In, Out> implements ActorHandle<In> {
     return spec;
   }
 
+  prewarm(): void {
+    if (this.#live || this.#warm) return;
+    const inc = this.#spawn();
+    inc.worker.unref(); // a parked worker never keeps the process alive; attach refs it
+    this.#warm = inc;
+  }
+
+  discardWarm(): Promise<void> {
+    const inc = this.#warm;
+    this.#warm = undefined;
+    return inc ? inc.worker.terminate().then(() => {}) : Promise.resolve();
+  }
+
   attach(opts: { shutdownMs: number }): Promise<Child> {
     if (this.#live) throw new Error(`actor ${this.id}: attach while an incarnation is still live`);
-    const inc = new Incarnation(this.#opts, opts.shutdownMs, this.#clock);
+    // a prewarmed worker that died while parked (e.g. a module failed to load) is replaced: the new one reports why
+    const inc = this.#warm && !this.#warm.parkedExit ? this.#warm : this.#spawn();
+    this.#warm = undefined;
+    inc.worker.ref();
+    inc.attached = true;
+    inc.shutdownMs = opts.shutdownMs;
     this.#live = inc;
+    inc.post({ type: 'actor.init' });
+    return inc.ready;
+  }
+
+  /** A new worker thread; it loads its modules and waits for `actor.init` (see attach). */
+  #spawn(): Incarnation {
+    const inc = new Incarnation(this.#opts, this.#clock);
     inc.worker.on('message', (m: WorkerToHost<Out>) => this.#onWorkerMessage(inc, m));
     inc.worker.on('error', (err) => {
       inc.error ??= toWireError(err, 'worker_error');
     });
-    inc.worker.on('exit', (code) => this.#onWorkerExit(inc, code));
-    return inc.ready;
+    inc.worker.on('exit', (code) => {
+      if (inc.attached) return this.#onWorkerExit(inc, code);
+      // exited while parked, never attached: nothing was delivered to it, so there is nothing to requeue
+      inc.parkedExit = true;
+      if (this.#warm === inc) this.#warm = undefined;
+    });
+    return inc;
   }
 
   metrics(timeoutMs: number): Promise<WorkerMetrics> {
@@ -439,9 +479,14 @@ class Incarnation implements Child {
   #finish!: (exit: ChildExit) => void;
   #done = false;
 
+  /** Set by attach (a prewarmed incarnation is created before its supervisor says how long it may take to stop). */
+  shutdownMs = 0;
+  attached = false;
+  /** The worker exited before it was attached. */
+  parkedExit = false;
+
   constructor(
     opts: Pick<SpawnActorOpts<unknown>, 'file' | 'workerData' | 'resourceLimits' | 'channel'>,
-    readonly shutdownMs: number,
     readonly clock: Clock,
   ) {
     const ch = opts.channel?.();

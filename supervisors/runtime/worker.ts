@@ -134,8 +134,21 @@ export function runActor<In, Out, State = undefined, A extends Ask = never>(
     }
   }
 
+  let initStarted = false;
   port.on('message', (m: HostToWorker<In>) => {
     switch (m.type) {
+      case 'actor.init':
+        if (initStarted) return;
+        initStarted = true;
+        Promise.resolve(init ? init(initCtx) : (undefined as State))
+          .then((s) => {
+            state = s;
+            ready = true;
+            post({ type: 'actor.ready' });
+            serve();
+          })
+          .catch(crash);
+        return;
       case 'actor.deliver':
         queue.push(m);
         serve();
@@ -180,13 +193,4 @@ export function runActor<In, Out, State = undefined, A extends Ask = never>(
         assertNever(fault);
     }
   }
-
-  Promise.resolve(init ? init(initCtx) : (undefined as State))
-    .then((s) => {
-      state = s;
-      ready = true;
-      post({ type: 'actor.ready' });
-      serve();
-    })
-    .catch(crash);
 }

@@ -132,7 +132,7 @@ export function indexContents(dataDir: string): { docs: Map<string, string>; con
 
 /** Every difference between the notes on disk and the index (empty when they match exactly). */
 export async function indexVsVault(vault: string, dataDir: string): Promise<string[]> {
-  const { files } = await scanVault(vault, makeIgnore(DEFAULT_IGNORE));
+  const { files } = scanVault(vault, makeIgnore(DEFAULT_IGNORE));
   const { docs, consistency } = indexContents(dataDir);
   const out: string[] = [];
   const disk = new Map<string, string>(files.map((f) => [f.path, sha256(readFileSync(path.join(vault, f.path)))]));

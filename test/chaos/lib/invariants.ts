@@ -145,7 +145,7 @@ export async function checkInvariants(o: {
   if (dirty !== '') say(`git status is not clean after catch-up: ${dirty.split('\n').slice(0, 6).join(' | ')}`);
 
   // 5. the index equals the vault
-  const { files: notes } = await scanVault(vault, makeIgnore(DEFAULT_IGNORE));
+  const { files: notes } = scanVault(vault, makeIgnore(DEFAULT_IGNORE));
   const want = new Map<string, string>();
   for (const n of notes) want.set(n.path, sha256(readFileSync(path.join(vault, n.path))));
   const db = openIndex(path.join(o.dataDir, 'index.sqlite'), { readonly: true, cacheMiB: 4 });

@@ -14,13 +14,16 @@ export interface TestActor {
 }
 
 export function spawnTestActor(
-  opts: Partial<Omit<SpawnActorOpts<TestOut>, 'onMessage' | 'events' | 'file' | 'workerData'>> & { concurrency?: number } = {},
+  opts: Partial<Omit<SpawnActorOpts<TestOut>, 'onMessage' | 'events' | 'file' | 'workerData'>> & {
+    concurrency?: number;
+    starts?: SharedArrayBuffer;
+  } = {},
 ): TestActor {
   const gate = new SharedArrayBuffer(4);
   const out = new EventLog<TestOut>();
   const events = new EventLog<ActorEvent>();
-  const { concurrency, ...rest } = opts;
-  const data: TestActorData = concurrency ? { gate, concurrency } : { gate };
+  const { concurrency, starts, ...rest } = opts;
+  const data: TestActorData = { gate, ...(concurrency ? { concurrency } : {}), ...(starts ? { starts } : {}) };
   const handle = spawnActor<TestIn, TestOut>({
     id: 'test-actor',
     file: testActorFile,
