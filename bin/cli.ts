@@ -11,6 +11,7 @@ const USAGE = `memvault — a memory vault daemon for AI agents
   memvault reindex [--vault DIR] [--config FILE]                      rebuild the index with the configured model
   memvault doctor  [--vault DIR] [--config FILE]                      check vault, model, sqlite-vec, config
   memvault mcp     --vault DIR [--config FILE] [--agent NAME]         MCP over stdio (uses the running daemon, or starts one)
+  memvault llm-usage [--vault DIR] [--since 7d|24h|YYYY-MM-DD] [--json]  LLM calls, tokens and cost from the invocation log
 
 Environment: MEMVAULT_LISTEN (HOST:PORT), MEMVAULT_DATA_DIR (default <vault>/.memvault).`;
 
@@ -44,6 +45,9 @@ export async function main(argv: string[]): Promise<void> {
         break;
       case 'mcp':
         code = await (await import('./commands/mcp.js')).mcpCommand(a);
+        break;
+      case 'llm-usage':
+        code = await (await import('./commands/llm-usage.js')).llmUsageCommand(a);
         break;
       default:
         throw new UsageError(`unknown command "${command}"`);

@@ -1,5 +1,6 @@
 // The configuration schema: one YAML file, validated with zod; unknown keys are errors so typos never pass silently.
 import { z } from 'zod';
+import { llmSchema } from './schema-llm.js';
 
 const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:7411');
 
@@ -108,6 +109,7 @@ export const configSchema = z
     search: searchSchema.default({}),
     supervisor: supervisorSchema.default({}),
     writes: writesSchema.default({}),
+    llm: llmSchema.optional(), // schema-llm.ts
     log: z
       .object({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') })
       .strict()

@@ -20,6 +20,7 @@ import { VERSION } from '../../supervisors/runtime/version.js';
 import { ToolGateway } from './tools/gateway.js';
 import { toolLimits } from './tools/deps.js';
 import { toolMetrics } from './tools/metrics.js';
+import { llmStatus } from './llm-status.js';
 
 const { b, board, log } = boot();
 const cfg = b.config;
@@ -97,6 +98,7 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
       version: VERSION,
       reindex: () => init.request({ type: 'main.reindex' }, null),
       metricsText: () => init.request({ type: 'main.metrics' }, METRICS_TIMEOUT_MS),
+      llm: () => llmStatus(cfg, board),
     });
     const { host, port: configured } = splitListen(cfg.listen);
     // with port 0, a restarted gateway takes the port its predecessor had, so clients' URLs stay valid

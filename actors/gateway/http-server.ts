@@ -5,6 +5,7 @@ import type { EventLogger } from '../../supervisors/runtime/log.js';
 import { describeIssues, searchBody } from './api-schema.js';
 import { readJsonBody, sendJson } from './http-body.js';
 import type { IndexView } from './index-view.js';
+import type { LlmStatus } from './llm-status.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { Retrieve } from './retrieval.js';
 import type { ToolGateway } from './tools/gateway.js';
@@ -23,6 +24,8 @@ export interface HttpDeps {
   maxBodyBytes?: number;
   /** The agent tools: MCP at /mcp, HTTP JSON at /v1/tools[/<name>]. */
   tools?: ToolGateway;
+  /** Whether the LLM-driven jobs can run (llm-status.ts): `llm` in /v1/status. */
+  llm?: () => LlmStatus;
 }
 
 class HttpFailure extends Error {
@@ -77,7 +80,7 @@ export function createHttpServer(d: HttpDeps): Server {
       const tool = d.tools ? routeTools(d.tools, req, res, p) : null;
       if (tool) return tool;
       if (p === '/v1/status' && req.method === 'GET') {
-        send(res, 200, { index: d.view.state(), version: d.version });
+        send(res, 200, { index: d.view.state(), version: d.version, ...(d.llm ? { llm: d.llm() } : {}) });
         return 200;
       }
       if (p === '/v1/reindex' && req.method === 'POST') {
