@@ -55,6 +55,8 @@ export const ACTORS = {
       'git.undo': 'vault_undo_last',
       'main.metrics': 'GET /metrics: every thread’s registry, merged',
       'main.reindex': 'POST /v1/reindex',
+      'scheduler.run': 'POST /v1/jobs/<job>/run, memvault run',
+      'scheduler.jobs': 'GET /v1/jobs',
     },
   },
   git: {
@@ -74,6 +76,23 @@ export const ACTORS = {
       'main.committed': 'a commit was recorded (agent, undo or a person’s edit)',
     },
     requests: {},
+  },
+  // after the git writer, whose requests it makes; only with writes on (it writes notes). Runs take minutes (an LLM
+  // call each), so several requests are served at once and a run reports progress to the stall watchdog.
+  scheduler: {
+    file: '../actors/scheduler/actor.js',
+    folder: 'actors/scheduler',
+    role: 'cron and interval jobs: skills draft notes with the LLM, written through the git writer',
+    tree: 'root',
+    oneshot: false,
+    needsWrites: true,
+    window: 8,
+    concurrency: 8,
+    stall: 1,
+    shutdownMs: 5_000,
+    pools: true,
+    sends: {},
+    requests: { 'git.mutate': 'a skill’s note: one commit with a Memvault-Skill trailer' },
   },
   store: {
     file: '../actors/store-writer/actor.js',
@@ -191,14 +210,16 @@ export function pipelineDiagram(): string {
   const specs = Object.entries(ACTORS) as Array<[RoutedActor, ActorSpec]>;
   const root = specs.filter(([, s]) => s.tree === 'root');
   const ingest = specs.filter(([, s]) => s.tree === 'ingest');
-  const line = (prefix: string, [name, s]: [string, ActorSpec]) => `${prefix}${name.padEnd(9)}${s.folder.padEnd(21)}${s.role}`;
+  // names padded to the longest and a space, so a longer actor name never runs into its folder
+  const w = Math.max(...specs.map(([n]) => n.length), 'main'.length) + 1;
+  const line = (prefix: string, [name, s]: [string, ActorSpec]) => `${prefix}${name.padEnd(w)}${s.folder.padEnd(21)}${s.role}`;
   const out = ['root (one_for_one)', ...root.map((e) => line('├── ', e))];
   out.push('└── ingest (rest_for_one: a restart restarts every actor after it)');
   ingest.forEach((e, i) => out.push(line(i === ingest.length - 1 ? '    └── ' : '    ├── ', e)));
   out.push('', 'who sends what to whom (→ a message, ⇒ a request answered with ctx.reply)');
   const edges = (name: string, s: Pick<ActorSpec, 'sends' | 'requests'>): string[] => [
-    ...Object.keys(s.sends).map((t) => `${name.padEnd(9)}→ ${t}`),
-    ...Object.keys(s.requests).map((t) => `${name.padEnd(9)}⇒ ${t}`),
+    ...Object.keys(s.sends).map((t) => `${name.padEnd(w)}→ ${t}`),
+    ...Object.keys(s.requests).map((t) => `${name.padEnd(w)}⇒ ${t}`),
   ];
   for (const [name, s] of [...specs, ['main', MAIN] as const]) out.push(...edges(name, s));
   return out.join('\n');

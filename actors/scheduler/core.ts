@@ -45,8 +45,11 @@ export interface CoreDeps {
   tz: string;
   catchUpMs: number;
   run(req: RunRequest): Promise<RunReport>;
-  /** Why `job` cannot run now (no LLM, no calendar …), or null. */
-  idle(job: string): string | null;
+  /**
+   * Why `job` cannot run now (no LLM, no calendar …), or null. `manual`: someone asked for this run, so an endpoint
+   * merely marked down is tried again rather than skipped.
+   */
+  idle(job: string, manual?: boolean): string | null;
   log(event: SchedulerEvent, fields: Record<string, unknown>): void;
   /** The longest the scheduler sleeps without looking at the wall clock again (so a jump is noticed): 60 s. */
   maxWaitMs?: number;
@@ -196,7 +199,7 @@ export class SchedulerCore {
       st.runningSlot = req.slot;
       if (st.owedSlot !== null && st.owedSlot <= req.slot) st.owedSlot = null;
     }
-    const idle = this.#d.idle(job);
+    const idle = this.#d.idle(job, req.trigger === 'manual');
     let report: RunReport;
     let settle!: () => void;
     this.#running.set(job, new Promise<void>((r) => (settle = r)));
