@@ -2,10 +2,14 @@
 // whether it is on (by default when an LLM is configured), and why it would idle now.
 import type { Config } from '../../config/load.js';
 import type { CoreJob } from './core.js';
+import { commitmentLog } from './skills/commitment-log.js';
 import { dailyReflection } from './skills/daily-reflection.js';
+import { meetingNote } from './skills/meeting-note.js';
+import { personProfile } from './skills/person-profile.js';
 import type { Skill } from './skills/skill.js';
+import { weeklyReview } from './skills/weekly-review.js';
 
-export const SKILLS: readonly Skill[] = [dailyReflection];
+export const SKILLS: readonly Skill[] = [meetingNote, dailyReflection, commitmentLog, weeklyReview, personProfile];
 
 export function skillNamed(name: string): Skill | undefined {
   return SKILLS.find((s) => s.name === name);

@@ -3,7 +3,7 @@
 // happen; helpers to run a job over HTTP and read notes and commits back.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { daemonOn, git, type Running, type TestVault } from '../../helpers/daemon.js';
+import { git, makeVault, type Running, startDaemon, testConfig, type TestVault } from '../../helpers/daemon.js';
 import { FakeLlm, promptText, type Recorded, type Scripted } from '../../helpers/fake-llm.js';
 
 /** A draft for whichever skill's prompt this is (recognised by its wording), or undefined. */
@@ -91,14 +91,24 @@ export function skillYaml(llmUrl: string | null, skills: Record<string, string> 
 
 export async function skillDaemon(
   t: { teardown(fn: () => unknown): void },
-  opts: { skills?: Record<string, string>; extra?: string; llm?: boolean; files?: Record<string, string> } = {},
+  opts: {
+    skills?: Record<string, string>;
+    extra?: string;
+    llm?: boolean;
+    files?: Record<string, string>;
+    /** Runs on the vault folder before the daemon starts (e.g. to age a note's mtime). */
+    prepare?: (dir: string) => void;
+  } = {},
 ): Promise<SkillDaemon> {
   const llm = await FakeLlm.start();
   t.teardown(() => llm.close());
   llm.respond(skillAnswer);
-  const { v, d } = await daemonOn(t, opts.files ?? {}, skillYaml(opts.llm === false ? null : llm.url, opts.skills, opts.extra), {
-    copyExample: true,
-  });
+  const v = makeVault(opts.files ?? {}, { copyExample: true });
+  t.teardown(() => v.cleanup());
+  opts.prepare?.(v.dir);
+  const d = await startDaemon(testConfig(v.dir, skillYaml(opts.llm === false ? null : llm.url, opts.skills, opts.extra)));
+  t.teardown(() => d.stop());
+  await d.daemon.whenCaughtUp();
   return {
     llm,
     v,
