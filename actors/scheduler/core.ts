@@ -51,10 +51,15 @@ export interface CoreDeps {
    */
   idle(job: string, manual?: boolean): string | null;
   log(event: SchedulerEvent, fields: Record<string, unknown>): void;
-  /** The longest the scheduler sleeps without looking at the wall clock again (so a jump is noticed): 60 s. */
+  /** The longest the scheduler sleeps without looking at the wall clock again (so a jump is noticed): MAX_WAIT_MS. */
   maxWaitMs?: number;
 }
 
+/**
+ * Timers run on the monotonic clock, so a wall-clock step is seen at the next look: one at least this often. A look
+ * costs a few cron computations per job, so it can be frequent.
+ */
+export const MAX_WAIT_MS = 10_000;
 /** A slot run this late or later is labelled a catch-up rather than an on-time run. */
 const ON_TIME_MS = 5 * 60_000;
 /** An owed slot is tried again this long after a failed try, or at once when the LLM comes back (poke). */
@@ -211,7 +216,7 @@ export class SchedulerCore {
           this.#d.log('scheduler_job_idle', { job, trigger: req.trigger, reason: idle, slot: slotIso(req.slot) });
       } else {
         this.#save();
-        this.#d.log('scheduler_job_fired', { job, trigger: req.trigger, slot: slotIso(req.slot), date: req.date, event: req.event });
+        this.#d.log('scheduler_job_fired', { job, trigger: req.trigger, slot: slotIso(req.slot), date: req.date, event_uid: req.event });
         try {
           report = await this.#d.run(req);
         } catch (err) {
@@ -267,7 +272,7 @@ export class SchedulerCore {
     if (this.#stopped) return;
     if (this.#timer) this.#d.clock.clearTimeout(this.#timer);
     const now = this.#d.clock.now();
-    let due = now + (this.#d.maxWaitMs ?? 60_000);
+    let due = now + (this.#d.maxWaitMs ?? MAX_WAIT_MS);
     for (const j of this.#d.jobs) {
       if (!j.enabled || this.#running.has(j.name)) continue;
       const next = this.#nextDue(j, this.#state[j.name] ?? EMPTY_JOB, now);
