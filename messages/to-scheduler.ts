@@ -29,6 +29,8 @@ export type RunRefusal = Failure<'unknown_job' | 'bad_request'>;
 export interface LastRun {
   at: string;
   trigger: 'schedule' | 'catch_up' | 'manual';
+  /** The cron slot the run was for (ISO), or null (interval and manual runs). */
+  slot: string | null;
   outcome: RunOutcomeName;
   reason: string | null;
   path: string | null;

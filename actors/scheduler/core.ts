@@ -197,7 +197,7 @@ export class SchedulerCore {
 
   async #run(job: string, req: RunRequest): Promise<JobRunResult> {
     const st = this.#job(job);
-    const started = this.#d.clock.now();
+    let started = this.#d.clock.now();
     const t0 = performance.now();
     if (req.slot !== null) {
       st.lastSlot = Math.max(st.lastSlot ?? req.slot, req.slot);
@@ -215,7 +215,10 @@ export class SchedulerCore {
         if (st.lastRun?.reason !== idle)
           this.#d.log('scheduler_job_idle', { job, trigger: req.trigger, reason: idle, slot: slotIso(req.slot) });
       } else {
-        this.#save();
+        // the slot under way is on disk before its work starts: a crash from here on runs it again (a manual run
+        // has no slot to protect, and saves without waiting for the disk)
+        if (req.slot !== null) this.#save();
+        started = this.#d.clock.now();
         this.#d.log('scheduler_job_fired', { job, trigger: req.trigger, slot: slotIso(req.slot), date: req.date, event_uid: req.event });
         try {
           report = await this.#d.run(req);
@@ -234,13 +237,14 @@ export class SchedulerCore {
       st.lastRun = {
         at: new Date(started).toISOString(),
         trigger: req.trigger,
+        slot: slotIso(req.slot) ?? null,
         outcome: report.outcome,
         reason: report.reason,
         path: report.path,
         commit: report.commit,
         ms,
       };
-      this.#save();
+      this.#save(req.slot !== null);
       if (idle === null)
         this.#d.log('scheduler_job_done', {
           job,
@@ -287,9 +291,9 @@ export class SchedulerCore {
     );
   }
 
-  #save(): void {
+  #save(durable = true): void {
     try {
-      this.#d.store.save(this.#state);
+      this.#d.store.save(this.#state, durable);
     } catch (err) {
       // a full data disk: runs go on, and a restart before the next save may repeat or miss one — said here
       this.#d.log('scheduler_state_unsaved', { error: (err as Error).message });

@@ -21,7 +21,8 @@ export const EMPTY_JOB: JobState = { lastSlot: null, runningSlot: null, owedSlot
 
 export interface StateStore {
   load(): Record<string, JobState>;
-  save(all: Record<string, JobState>): void;
+  /** `durable` false: no fsync (a manual run's last_run is worth less than its latency). */
+  save(all: Record<string, JobState>, durable?: boolean): void;
 }
 
 export class FileStateStore implements StateStore {
@@ -43,13 +44,13 @@ export class FileStateStore implements StateStore {
     }
   }
 
-  save(all: Record<string, JobState>): void {
+  save(all: Record<string, JobState>, durable = true): void {
     mkdirSync(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
     const fd = openSync(tmp, 'w', 0o600);
     try {
       writeSync(fd, `${JSON.stringify({ version: 1, jobs: all }, null, 2)}\n`);
-      fsyncSync(fd);
+      if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }

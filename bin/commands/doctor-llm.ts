@@ -1,13 +1,26 @@
-// `memvault doctor`'s LLM check: is the configured chat-completions endpoint there, does the key work, and does it
-// list the models the config names (a server that lists none, like some llama.cpp builds, is taken at its word).
+// `memvault doctor`'s checks for the skills: is the configured chat-completions endpoint there, does the key work,
+// does it list the models the config names (a server that lists none is taken at its word), and do the templates
+// (with any templates.dir overrides) render.
 import type { Config } from '../../config/load.js';
 import { LlmClient } from '../../llm/client.js';
 import { probeLlm } from '../../llm/health.js';
+import { loadTemplates } from '../../templates/engine.js';
 
 export interface DoctorCheck {
   name: string;
   ok: boolean;
   detail: string;
+}
+
+/** The skills' templates (bundled and templates.dir overrides) parse and render with their samples. */
+export function templatesCheck(cfg: Config): DoctorCheck {
+  const t = loadTemplates(cfg);
+  if (t.problems.length) return { name: 'templates', ok: false, detail: t.problems.map((p) => `${p.path}: ${p.rule}`).join('; ') };
+  return {
+    name: 'templates',
+    ok: true,
+    detail: cfg.templates.dir ? `bundled, with overrides from ${cfg.templates.dir}` : 'bundled (prompts/)',
+  };
 }
 
 export async function llmCheck(cfg: Config): Promise<DoctorCheck[]> {

@@ -1,15 +1,18 @@
 // `memvault doctor` checks the configured LLM endpoint: a server that answers passes (and says which configured
-// models it does not list), one that is not there fails with the reason, and no `llm` section passes as "not configured".
-import { writeFileSync } from 'node:fs';
+// models it does not list), one that is not there fails with the reason, and no `llm` section passes as "not
+// configured"; it checks the skills' templates too, naming a broken override's file and line.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
 import { makeVault, testConfig } from '../helpers/daemon.js';
 import { FakeLlm } from '../helpers/fake-llm.js';
 import { memvault } from '../helpers/run-cli.js';
 
-async function doctor(vault: string, configFile: string): Promise<{ code: number; llm: { ok: boolean; detail: string } }> {
+type Check = { ok: boolean; detail: string };
+async function doctor(vault: string, configFile: string): Promise<{ code: number; llm: Check; templates: Check }> {
   const r = await memvault(['doctor', '--vault', vault, '--config', configFile, '--json']);
-  const out = JSON.parse(r.stdout) as { checks: Array<{ name: string; ok: boolean; detail: string }> };
-  return { code: r.code, llm: out.checks.find((c) => c.name === 'llm')! };
+  const out = JSON.parse(r.stdout) as { checks: Array<{ name: string } & Check> };
+  return { code: r.code, llm: out.checks.find((c) => c.name === 'llm')!, templates: out.checks.find((c) => c.name === 'templates')! };
 }
 
 t.test('doctor: a reachable endpoint passes, a missing one fails with why, none is not configured', async (t) => {
@@ -42,4 +45,12 @@ t.test('doctor: a reachable endpoint passes, a missing one fails with why, none 
   const none = await doctor(v.dir, file);
   t.equal(none.llm.ok, true);
   t.match(none.llm.detail, /not configured/);
+  t.match(none.templates, { ok: true, detail: /bundled/ });
+
+  // a broken template override is named with its file and line
+  mkdirSync(path.join(v.dir, '..', 'tpl', 'llm'), { recursive: true });
+  writeFileSync(path.join(v.dir, '..', 'tpl', 'llm', 'weekly_review.liquid'), 'Review {{ week.label }}\n{% if previous %}\n');
+  writeFileSync(file, `${base}templates:\n  dir: ./tpl\n`);
+  const broken = await doctor(v.dir, file);
+  t.match(broken.templates, { ok: false, detail: /tpl\/llm\/weekly_review\.liquid line 2: tag \{% if previous %\} not closed/ });
 });
