@@ -12,9 +12,10 @@ export interface ActorSpec {
   readonly role: string;
   /**
    * 'root': a one_for_one child of the root, started in table order; 'ingest': the rest_for_one pipeline under the
-   * root (started after the root's own children), where a restart restarts every actor after it in the table.
+   * root (started after the root's own children), where a restart restarts every actor after it in the table;
+   * 'root-last': a one_for_one child of the root started after the ingest pipeline (work that can wait for it).
    */
-  readonly tree: 'root' | 'ingest';
+  readonly tree: 'root' | 'ingest' | 'root-last';
   /** Runs in the one-shot `memvault index` too (false: only in `memvault start`). */
   readonly oneshot: boolean;
   /** Runs only when agents' writes are enabled (`writes.enabled`). */
@@ -76,23 +77,6 @@ export const ACTORS = {
       'main.committed': 'a commit was recorded (agent, undo or a person’s edit)',
     },
     requests: {},
-  },
-  // after the git writer, whose requests it makes; only with writes on (it writes notes). Runs take minutes (an LLM
-  // call each), so several requests are served at once and a run reports progress to the stall watchdog.
-  scheduler: {
-    file: '../actors/scheduler/actor.js',
-    folder: 'actors/scheduler',
-    role: 'cron and interval jobs: skills draft notes with the LLM, written through the git writer',
-    tree: 'root',
-    oneshot: false,
-    needsWrites: true,
-    window: 8,
-    concurrency: 8,
-    stall: 1,
-    shutdownMs: 5_000,
-    pools: true,
-    sends: {},
-    requests: { 'git.mutate': 'a skill’s note: one commit with a Memvault-Skill trailer' },
   },
   store: {
     file: '../actors/store-writer/actor.js',
@@ -169,6 +153,24 @@ export const ACTORS = {
     },
     requests: {},
   },
+  // started last, after the ingest pipeline: nothing waits for it, and what it drafts reads the index the pipeline
+  // fills. Only with writes on (it writes notes). Runs take minutes (an LLM call each), so several requests are
+  // served at once and a run reports progress to the stall watchdog.
+  scheduler: {
+    file: '../actors/scheduler/actor.js',
+    folder: 'actors/scheduler',
+    role: 'cron and interval jobs: skills draft notes with the LLM, written through the git writer',
+    tree: 'root-last',
+    oneshot: false,
+    needsWrites: true,
+    window: 8,
+    concurrency: 8,
+    stall: 1,
+    shutdownMs: 5_000,
+    pools: true,
+    sends: {},
+    requests: { 'git.mutate': 'a skill’s note: one commit with a Memvault-Skill trailer' },
+  },
 } as const satisfies Record<string, ActorSpec>;
 
 /** What main itself sends and asks (the OS watcher, reindex, a poisoned note's failure). */
@@ -210,12 +212,15 @@ export function pipelineDiagram(): string {
   const specs = Object.entries(ACTORS) as Array<[RoutedActor, ActorSpec]>;
   const root = specs.filter(([, s]) => s.tree === 'root');
   const ingest = specs.filter(([, s]) => s.tree === 'ingest');
+  const last = specs.filter(([, s]) => s.tree === 'root-last');
   // names padded to the longest and a space, so a longer actor name never runs into its folder
   const w = Math.max(...specs.map(([n]) => n.length), 'main'.length) + 1;
   const line = (prefix: string, [name, s]: [string, ActorSpec]) => `${prefix}${name.padEnd(w)}${s.folder.padEnd(21)}${s.role}`;
   const out = ['root (one_for_one)', ...root.map((e) => line('├── ', e))];
-  out.push('└── ingest (rest_for_one: a restart restarts every actor after it)');
-  ingest.forEach((e, i) => out.push(line(i === ingest.length - 1 ? '    └── ' : '    ├── ', e)));
+  out.push(`${last.length ? '├' : '└'}── ingest (rest_for_one: a restart restarts every actor after it)`);
+  const under = last.length ? '│   ' : '    ';
+  ingest.forEach((e, i) => out.push(line(`${under}${i === ingest.length - 1 ? '└── ' : '├── '}`, e)));
+  last.forEach((e, i) => out.push(line(i === last.length - 1 ? '└── ' : '├── ', e)));
   out.push('', 'who sends what to whom (→ a message, ⇒ a request answered with ctx.reply)');
   const edges = (name: string, s: Pick<ActorSpec, 'sends' | 'requests'>): string[] => [
     ...Object.keys(s.sends).map((t) => `${name.padEnd(w)}→ ${t}`),
