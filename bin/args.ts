@@ -14,6 +14,11 @@ export interface Args {
   mode?: string;
   group?: string;
   agent?: string;
+  /** llm-usage: how far back (`7d`, `24h`, `90m`, or a date). */
+  since?: string;
+  /** run: the day a job is for (YYYY-MM-DD) and the calendar event (UID) a meeting note is for. */
+  date?: string;
+  event?: string;
   rest: string[];
 }
 
@@ -32,6 +37,9 @@ export function parseArgs(argv: string[]): Args {
       mode: { type: 'string' },
       group: { type: 'string' },
       agent: { type: 'string' },
+      since: { type: 'string' },
+      date: { type: 'string' },
+      event: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -54,6 +62,9 @@ export function parseArgs(argv: string[]): Args {
     mode: values.mode,
     group: values.group,
     agent: values.agent,
+    since: values.since,
+    date: values.date,
+    event: values.event,
     rest: positionals,
   };
 }

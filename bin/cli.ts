@@ -11,6 +11,9 @@ const USAGE = `memvault — a memory vault daemon for AI agents
   memvault reindex [--vault DIR] [--config FILE]                      rebuild the index with the configured model
   memvault doctor  [--vault DIR] [--config FILE]                      check vault, model, sqlite-vec, config
   memvault mcp     --vault DIR [--config FILE] [--agent NAME]         MCP over stdio (uses the running daemon, or starts one)
+  memvault run     JOB [--vault DIR] [--config FILE] [--date YYYY-MM-DD] [--event UID] [--json]   run a scheduled job now
+  memvault jobs    [--vault DIR] [--json]                             the scheduled jobs: next run, last run and outcome
+  memvault llm-usage [--vault DIR] [--since 7d|24h|YYYY-MM-DD] [--json]  LLM calls, tokens and cost from the invocation log
 
 Environment: MEMVAULT_LISTEN (HOST:PORT), MEMVAULT_DATA_DIR (default <vault>/.memvault).`;
 
@@ -44,6 +47,15 @@ export async function main(argv: string[]): Promise<void> {
         break;
       case 'mcp':
         code = await (await import('./commands/mcp.js')).mcpCommand(a);
+        break;
+      case 'run':
+        code = await (await import('./commands/run.js')).runCommand(a);
+        break;
+      case 'jobs':
+        code = await (await import('./commands/run.js')).jobsCommand(a);
+        break;
+      case 'llm-usage':
+        code = await (await import('./commands/llm-usage.js')).llmUsageCommand(a);
         break;
       default:
         throw new UsageError(`unknown command "${command}"`);

@@ -54,12 +54,18 @@ export async function findDaemon(dataDir: string): Promise<{ url: string; token:
   }
 }
 
-export async function callDaemon<T>(d: { url: string; token: string }, method: 'GET' | 'POST', route: string, body?: unknown): Promise<T> {
+export async function callDaemon<T>(
+  d: { url: string; token: string },
+  method: 'GET' | 'POST',
+  route: string,
+  body?: unknown,
+  timeoutMs = 30_000,
+): Promise<T> {
   const r = await fetch(`${d.url}${route}`, {
     method,
     headers: { authorization: `Bearer ${d.token}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
+    signal: AbortSignal.timeout(timeoutMs),
   });
   const json = (await r.json()) as T & { error?: { reason: string; message: string } };
   if (!r.ok) {

@@ -1,5 +1,7 @@
 // The configuration schema: one YAML file, validated with zod; unknown keys are errors so typos never pass silently.
 import { z } from 'zod';
+import { llmSchema } from './schema-llm.js';
+import { calendarSchema, schedulerSchema, skillsSchema, templatesSchema } from './schema-skills.js';
 
 const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:7411');
 
@@ -72,7 +74,9 @@ const identity = z.object({ name: z.string().min(1).max(200), email: z.string().
 const writesSchema = z
   .object({
     enabled: z.boolean().default(true),
-    allowlist: z.array(z.string().min(1)).default(['Inbox', 'Meetings', 'People', 'Projects', 'Daily', 'Reviews']),
+    allowlist: z
+      .array(z.string().min(1))
+      .default(['Inbox', 'Meetings', 'People', 'Projects', 'Daily', 'Reviews', 'Reflections', 'Commitments']),
     max_bytes: z.number().int().min(1).max(50_000_000).default(200_000),
     author: identity.default({ name: 'memvault', email: 'memvault@localhost' }),
     person: identity.default({ name: 'vault owner', email: 'owner@localhost' }),
@@ -111,6 +115,11 @@ export const configSchema = z
     search: searchSchema.default({}),
     supervisor: supervisorSchema.default({}),
     writes: writesSchema.default({}),
+    llm: llmSchema.optional(), // schema-llm.ts
+    scheduler: schedulerSchema.default({}), // schema-skills.ts
+    skills: skillsSchema.default({}),
+    calendar: calendarSchema.optional(),
+    templates: templatesSchema.default({}),
     log: z
       .object({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') })
       .strict()

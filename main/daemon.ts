@@ -1,7 +1,8 @@
 // The daemon's main thread, assembled: prepares the data dir, spawns the actors of the table (supervisors/actors.ts),
 // routes their messages (router.ts), runs the supervision tree, answers what only main can (merged metrics, a
 // reindex), and shuts down in order (drain the pipeline, then stop the children in reverse).
-import type { Config } from '../config/load.js';
+import { type Config, ConfigError } from '../config/load.js';
+import { loadTemplates } from '../actors/scheduler/templates/engine.js';
 import { assertNever, type MetricsText, type ReindexResult } from '../messages/index.js';
 import { ACTORS, ACTOR_NAMES, workerFile, type RoutedActor } from '../supervisors/actors.js';
 import type { SupervisorEvent } from '../supervisors/events.js';
@@ -65,6 +66,11 @@ export class Daemon {
 
   async start(): Promise<void> {
     const cfg = this.#cfg;
+    if (this.#actors().includes('scheduler')) {
+      // a broken template override is a config error now, naming its file and line — not a failed note at night
+      const t = loadTemplates(cfg);
+      if (t.problems.length) throw new ConfigError(cfg.config_file, t.problems);
+    }
     const { dbFile } = prepareDataDir(cfg, this.#o.dbFile);
     const names = this.#actors();
     for (const actor of names) {

@@ -8,7 +8,9 @@ export type { StoreMsg, NoteForStore, FileFailReason } from './to-store.js';
 export type { GatewayMsg } from './to-gateway.js';
 export type { MainMsg, MetricsText, ReindexResult } from './to-main.js';
 export type { GitMsg } from './to-git.js';
+export type { SchedulerMsg } from './to-scheduler.js';
 export type * from './vault-ops.js';
+export type * from './to-scheduler.js';
 
 import type { WatcherMsg } from './to-watcher.js';
 import type { ChunkerMsg } from './to-chunker.js';
@@ -17,10 +19,11 @@ import type { StoreMsg } from './to-store.js';
 import type { GatewayMsg } from './to-gateway.js';
 import type { MainMsg, MetricsText, ReindexResult } from './to-main.js';
 import type { GitMsg } from './to-git.js';
+import type { SchedulerMsg, JobRunResult, JobsList, RunRefusal } from './to-scheduler.js';
 import type { MutationResult } from './vault-ops.js';
 
-export type AnyMsg = WatcherMsg | ChunkerMsg | EmbedderMsg | StoreMsg | GatewayMsg | MainMsg | GitMsg;
-export type ActorName = 'watcher' | 'chunker' | 'embedder' | 'store' | 'gateway' | 'main' | 'git';
+export type AnyMsg = WatcherMsg | ChunkerMsg | EmbedderMsg | StoreMsg | GatewayMsg | MainMsg | GitMsg | SchedulerMsg;
+export type ActorName = 'watcher' | 'chunker' | 'embedder' | 'store' | 'gateway' | 'main' | 'git' | 'scheduler';
 
 export type MsgType = AnyMsg['type'];
 export type MsgOf<T extends MsgType> = Extract<AnyMsg, { type: T }>;
@@ -32,6 +35,8 @@ export interface Replies {
   'main.metrics': MetricsText;
   'main.reindex': ReindexResult;
   'store.swap_index': { swapped: true };
+  'scheduler.run': JobRunResult | RunRefusal;
+  'scheduler.jobs': JobsList;
 }
 export type RequestType = keyof Replies;
 

@@ -6,6 +6,8 @@ import type { Failure } from './common.js';
 export interface Caller {
   agent: string;
   reason?: string;
+  /** The scheduler's skill that drafted the change (a `Memvault-Skill` trailer on its commit). */
+  skill?: string;
 }
 
 export type VaultOp =

@@ -56,6 +56,8 @@ export const ACTORS = {
       'git.undo': 'vault_undo_last',
       'main.metrics': 'GET /metrics: every thread’s registry, merged',
       'main.reindex': 'POST /v1/reindex',
+      'scheduler.run': 'POST /v1/jobs/<job>/run, memvault run',
+      'scheduler.jobs': 'GET /v1/jobs',
     },
   },
   store: {
@@ -151,6 +153,24 @@ export const ACTORS = {
     },
     requests: {},
   },
+  // started last, after the ingest pipeline and the git writer: nothing waits for it, and what it drafts reads the index the pipeline
+  // fills. Only with writes on (it writes notes). Runs take minutes (an LLM call each), so several requests are
+  // served at once and a run reports progress to the stall watchdog.
+  scheduler: {
+    file: '../actors/scheduler/actor.js',
+    folder: 'actors/scheduler',
+    role: 'cron and interval jobs: skills draft notes with the LLM, written through the git writer',
+    tree: 'root',
+    oneshot: false,
+    needsWrites: true,
+    window: 8,
+    concurrency: 8,
+    stall: 1,
+    shutdownMs: 5_000,
+    pools: true,
+    sends: {},
+    requests: { 'git.mutate': 'a skill’s note: one commit with a Memvault-Skill trailer' },
+  },
 } as const satisfies Record<string, ActorSpec>;
 
 /** What main itself sends and asks (the OS watcher, reindex, a poisoned note's failure). */
@@ -190,8 +210,8 @@ export function declared(from: RoutedActor | 'main', type: string, request = fal
 /**
  * The root's children in start order: its own actors and the ingest pipeline (as 'ingest'), where the pipeline's
  * first actor stands in the table. The gateway comes first (after a restart it answers from the index at once), then
- * the pipeline, which catches up with the vault; the git writer last: agents' writes wait in its mailbox meanwhile,
- * and its start (a spawner process, the repository checks) stays off the catch-up's path.
+ * the pipeline, which catches up with the vault; then the git writer: agents' writes wait in its mailbox meanwhile,
+ * and its start (a spawner process, the repository checks) stays off the catch-up's path; then the scheduler.
  */
 export function rootOrder(): Array<RoutedActor | 'ingest'> {
   const out: Array<RoutedActor | 'ingest'> = [];
@@ -206,7 +226,9 @@ export function rootOrder(): Array<RoutedActor | 'ingest'> {
 export function pipelineDiagram(): string {
   const specs = Object.entries(ACTORS) as Array<[RoutedActor, ActorSpec]>;
   const ingest = specs.filter(([, s]) => s.tree === 'ingest');
-  const line = (prefix: string, name: RoutedActor) => `${prefix}${name.padEnd(9)}${ACTORS[name].folder.padEnd(21)}${ACTORS[name].role}`;
+  // names padded to the longest and a space, so a longer actor name never runs into its folder
+  const w = Math.max(...specs.map(([n]) => n.length), 'main'.length) + 1;
+  const line = (prefix: string, name: RoutedActor) => `${prefix}${name.padEnd(w)}${ACTORS[name].folder.padEnd(21)}${ACTORS[name].role}`;
   const out = ['root (one_for_one; children started in this order)'];
   const order = rootOrder();
   order.forEach((child, i) => {
@@ -218,8 +240,8 @@ export function pipelineDiagram(): string {
   });
   out.push('', 'who sends what to whom (→ a message, ⇒ a request answered with ctx.reply)');
   const edges = (name: string, s: Pick<ActorSpec, 'sends' | 'requests'>): string[] => [
-    ...Object.keys(s.sends).map((t) => `${name.padEnd(9)}→ ${t}`),
-    ...Object.keys(s.requests).map((t) => `${name.padEnd(9)}⇒ ${t}`),
+    ...Object.keys(s.sends).map((t) => `${name.padEnd(w)}→ ${t}`),
+    ...Object.keys(s.requests).map((t) => `${name.padEnd(w)}⇒ ${t}`),
   ];
   for (const [name, s] of [...specs, ['main', MAIN] as const]) out.push(...edges(name, s));
   return out.join('\n');

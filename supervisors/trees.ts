@@ -1,7 +1,8 @@
 // The daemon's supervision trees, built from the actor table (actors.ts): the root one_for_one, its children in
 // rootOrder() (the gateway first: after a restart it answers from the index at once, its state saying what is still
 // pending; then the ingest pipeline rest_for_one — a store-writer restart restarts everything downstream of it —
-// which catches up with the vault; the git writer last, agents' writes waiting in its mailbox meanwhile).
+// which catches up with the vault; the git writer after it, agents' writes waiting in its mailbox meanwhile; the
+// scheduler last: nothing waits for it, and what it drafts reads the index the pipeline fills).
 import type { Config } from '../config/load.js';
 import type { ActorHandle } from './runtime/host.js';
 import { ACTOR_NAMES, ACTORS, rootOrder, type RoutedActor } from './actors.js';

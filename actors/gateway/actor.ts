@@ -20,6 +20,7 @@ import { VERSION } from '../../supervisors/runtime/version.js';
 import { ToolGateway } from './tools/gateway.js';
 import { toolLimits } from './tools/deps.js';
 import { toolMetrics } from './tools/metrics.js';
+import { llmStatus } from './llm-status.js';
 
 const { b, board, log } = boot();
 const cfg = b.config;
@@ -34,6 +35,9 @@ interface State {
 const WARM_AFTER_MS = 1_000;
 /** Merging every thread's metrics answers in milliseconds; a scrape should not hang on a wedged thread. */
 const METRICS_TIMEOUT_MS = 5_000;
+/** Listing jobs is instant; a run makes LLM calls (each up to llm.timeout_s, with retries) and commits. */
+const JOBS_TIMEOUT_MS = 10_000;
+const RUN_TIMEOUT_MS = 30 * 60_000;
 
 runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
   (msg, ctx) => {
@@ -97,6 +101,17 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
       version: VERSION,
       reindex: () => init.request({ type: 'main.reindex' }, null),
       metricsText: () => init.request({ type: 'main.metrics' }, METRICS_TIMEOUT_MS),
+      llm: () => llmStatus(cfg, board),
+      // the scheduler runs with writes on (supervisors/actors.ts); a run waits for its LLM call and its commit
+      ...(cfg.writes.enabled
+        ? {
+            jobs: {
+              list: () => init.request({ type: 'scheduler.jobs' }, JOBS_TIMEOUT_MS),
+              run: (job: string, body: { date?: string; event?: string }) =>
+                init.request({ type: 'scheduler.run', job, ...body }, RUN_TIMEOUT_MS),
+            },
+          }
+        : {}),
     });
     const { host, port: configured } = splitListen(cfg.listen);
     // with port 0, a restarted gateway takes the port its predecessor had, so clients' URLs stay valid

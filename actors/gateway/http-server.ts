@@ -5,6 +5,8 @@ import type { EventLogger } from '../../supervisors/runtime/log.js';
 import { describeIssues, searchBody } from './api-schema.js';
 import { readJsonBody, sendJson } from './http-body.js';
 import type { IndexView } from './index-view.js';
+import type { LlmStatus } from './llm-status.js';
+import { type JobsBackend, routeJobs } from './jobs-routes.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { Retrieve } from './retrieval.js';
 import type { ToolGateway } from './tools/gateway.js';
@@ -23,6 +25,10 @@ export interface HttpDeps {
   maxBodyBytes?: number;
   /** The agent tools: MCP at /mcp, HTTP JSON at /v1/tools[/<name>]. */
   tools?: ToolGateway;
+  /** Whether the LLM-driven jobs can run (llm-status.ts): `llm` in /v1/status. */
+  llm?: () => LlmStatus;
+  /** The scheduler's jobs at /v1/jobs (jobs-routes.ts); absent when it does not run. */
+  jobs?: JobsBackend;
 }
 
 class HttpFailure extends Error {
@@ -76,8 +82,10 @@ export function createHttpServer(d: HttpDeps): Server {
       }
       const tool = d.tools ? routeTools(d.tools, req, res, p) : null;
       if (tool) return tool;
+      const job = routeJobs(d.jobs, req, res, p);
+      if (job) return job;
       if (p === '/v1/status' && req.method === 'GET') {
-        send(res, 200, { index: d.view.state(), version: d.version });
+        send(res, 200, { index: d.view.state(), version: d.version, ...(d.llm ? { llm: d.llm() } : {}) });
         return 200;
       }
       if (p === '/v1/reindex' && req.method === 'POST') {
@@ -113,5 +121,6 @@ export function createHttpServer(d: HttpDeps): Server {
 function routeLabel(url: string | undefined): string {
   const p = (url ?? '/').split('?')[0] ?? '/';
   if (p.startsWith('/v1/tools')) return '/v1/tools';
+  if (p.startsWith('/v1/jobs')) return '/v1/jobs';
   return ['/healthz', '/metrics', '/v1/status', '/v1/search', '/v1/reindex', '/mcp'].includes(p) ? p : 'other';
 }

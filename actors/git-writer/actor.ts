@@ -182,7 +182,7 @@ async function applyAndCommit(s: Ready, op: VaultOp, caller: Caller, intent0: In
     intent = { ...intent, hashes: [...intent.hashes, applied.contentHash] };
     await journalRecord(intent);
   }
-  const meta: CommitMeta = { op: op.op, paths: applied.paths, agent: caller.agent, reason: caller.reason };
+  const meta: CommitMeta = { op: op.op, paths: applied.paths, agent: caller.agent, reason: caller.reason, skill: caller.skill };
   const c = await s.repo.commit(applied.paths, meta);
   phases.observe({ phase: 'commit' }, (performance.now() - fileDone) / 1000);
   phases.observe({ phase: 'total' }, (performance.now() - started) / 1000);

@@ -15,6 +15,8 @@ export interface CommitMessage {
   reason?: string;
   /** For an undo: the full sha of the commit it reverts. */
   reverts?: string;
+  /** The scheduler's skill that wrote it (meeting_note, daily_reflection, …). */
+  skill?: string;
   /** A sentence for people, placed between subject and trailers. */
   note?: string;
 }
@@ -39,6 +41,7 @@ export interface LogEntry {
   reason?: string;
   /** From a `Memvault-Reverts:` trailer, or from the "This reverts commit <sha>." line `git revert` writes. */
   reverts?: string;
+  skill?: string;
 }
 
 const REASON_MAX = 300;
@@ -102,6 +105,7 @@ export function renderMessage(msg: CommitMessage): string {
   if (msg.agent !== undefined) trailers.push(`Memvault-Agent: ${sanitizeLine(msg.agent, 120)}`);
   if (msg.reason !== undefined && sanitizeLine(msg.reason) !== '') trailers.push(`Memvault-Reason: ${sanitizeLine(msg.reason)}`);
   if (msg.reverts !== undefined) trailers.push(`Memvault-Reverts: ${msg.reverts}`);
+  if (msg.skill !== undefined) trailers.push(`Memvault-Skill: ${sanitizeLine(msg.skill, 120)}`);
   const note = msg.note === undefined ? '' : `${sanitizeLine(msg.note, 1000)}\n\n`;
   return `${subjectOf(msg)}\n\n${note}${trailers.join('\n')}\n`;
 }
@@ -148,6 +152,7 @@ export function parseLog(stdout: string): LogEntry[] {
       else if (key === 'memvault-agent') e.agent = value;
       else if (key === 'memvault-reason') e.reason = value;
       else if (key === 'memvault-reverts' && /^[0-9a-f]{40,64}$/.test(value)) e.reverts = value;
+      else if (key === 'memvault-skill') e.skill = value;
     }
     if (e.reverts === undefined) {
       const m = REVERT_LINE.exec(body);

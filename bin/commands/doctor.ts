@@ -6,6 +6,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { configFor, EXIT, type Args } from '../args.js';
 import { createProvider, providerSettings } from '../../actors/embedder/factory.js';
 import { describeCpuFeatures, kernelPaths, probeU8S8, readCpuInfo } from '../../actors/embedder/use-lite/int8-kernel.js';
+import { llmCheck, templatesCheck } from './doctor-llm.js';
 
 interface Check {
   name: string;
@@ -57,6 +58,7 @@ export async function doctorCommand(a: Args): Promise<number> {
     const e = err as NodeJS.ErrnoException;
     checks.push({ name: 'model', ok: false, detail: `${e.code ?? 'provider_failed'}: ${e.message} — search falls back to keywords` });
   }
+  checks.push(templatesCheck(cfg), ...(await llmCheck(cfg)));
   if (a.json) process.stdout.write(JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2) + '\n');
   else for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(10)} ${c.detail}\n`);
   return checks.every((c) => c.ok) ? EXIT.ok : EXIT.failure;

@@ -1,5 +1,6 @@
 // `memvault status`: counts, pending, model, last error; `--files` lists every note with its state and reason.
 import type { IndexState } from '../../actors/gateway/index-view.js';
+import { llmStatus, type LlmStatus } from '../../actors/gateway/llm-status.js';
 import { configFor, EXIT, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
 import { fileStates, openDirect, type FileState } from '../direct.js';
@@ -9,15 +10,19 @@ export async function statusCommand(a: Args): Promise<number> {
   const daemon = await findDaemon(cfg.data_dir);
   const view = openDirect(cfg);
   let index: IndexState | null = null;
-  if (daemon) index = (await callDaemon<{ index: IndexState }>(daemon, 'GET', '/v1/status')).index;
-  else if (view) index = view.state();
+  let llm: LlmStatus = llmStatus(cfg, null);
+  if (daemon) {
+    const s = await callDaemon<{ index: IndexState; llm?: LlmStatus }>(daemon, 'GET', '/v1/status');
+    index = s.index;
+    llm = s.llm ?? llm;
+  } else if (view) index = view.state();
   const files: FileState[] = a.files || !daemon ? await fileStates(cfg, view) : [];
   if (!daemon && index) {
     index.pending = files.filter((f) => f.state === 'pending').length; // nothing runs: pending = differs on disk
     index.files_total = files.length;
   }
   view?.close();
-  const out = { vault: cfg.vault, daemon: daemon ? daemon.url : null, index, ...(a.files ? { files } : {}) };
+  const out = { vault: cfg.vault, daemon: daemon ? daemon.url : null, index, llm, ...(a.files ? { files } : {}) };
   if (a.json) {
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     return EXIT.ok;
@@ -30,6 +35,7 @@ export async function statusCommand(a: Args): Promise<number> {
     l.push(`model:    ${index.model ? `${index.model.name}@${index.model.version} (${index.model.dim}-dim)` : 'none recorded'}`);
     if (index.vector_search.reason) l.push(`vectors:  unavailable — ${index.vector_search.reason}`);
   }
+  l.push(`llm:      ${llm.state}${llm.reason ? ` — ${llm.reason}` : ''}`);
   const bad = files.filter((f) => f.state === 'failed' || f.state === 'skipped');
   if (bad.length) l.push(`problems: ${bad.length} file(s) not indexed; \`memvault status --files\` lists them`);
   if (a.files)

@@ -19,6 +19,7 @@ const SLOTS = [
   'indexGeneration', // bumped when reindex swaps in a new index file: readers reopen (store-writer)
   'storeState', // 0 ok, then why index writes wait: 1 disk_full, 2 read_only, 3 io_error (store-writer)
   'vaultState', // 0 present, 1 missing (the vault folder is gone: the index is kept, writes refused) (main)
+  'llmState', // LLM_STATES: checking, ready, or why LLM-driven jobs idle (scheduler)
 ] as const;
 export type BoardSlot = (typeof SLOTS)[number];
 
@@ -46,6 +47,19 @@ export class Board {
 export const EMBEDDER_STATES = ['starting', 'ready', 'unavailable'] as const;
 export const GIT_STATES = ['starting', 'ready', 'git_missing', 'git_too_old', 'git_failed'] as const;
 export const STORE_STATES = ['ok', 'disk_full', 'read_only', 'io_error'] as const;
+/** The LLM endpoint as the scheduler last found it: `ready`, `checking`, or an LlmFailReason it idles on. */
+export const LLM_STATES = [
+  'checking',
+  'ready',
+  'not_configured',
+  'unreachable',
+  'timeout',
+  'unauthorized',
+  'rate_limited',
+  'server_error',
+  'http_error',
+  'bad_answer',
+] as const;
 
 /** The number a state slot holds for `name`. */
 export function stateCode<S extends readonly string[]>(states: S, name: S[number]): number {

@@ -2,12 +2,15 @@
 // timestamp file, monotonic clock real — as with a real NTP step or a suspended VM), and while the clock jumps a
 // day back and a year forward a person edits and deletes notes and an agent writes with expected_mtime checks.
 // Wanted: one commit per agent write, each person's edit committed exactly once, no bogus `conflict`, every edit
-// indexed once, deletes not held back by the jump, no actor restarts, lag figures never negative or absurd.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// indexed once, deletes not held back by the jump, no actor restarts, lag figures never negative or absurd — and
+// the scheduler (a job every 5 s, its LLM a chat-completions server on loopback) never runs a slot twice:
+// nothing after a step back, no burst after a year forward (scheduler-jumps.ts).
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { until } from './lib/daemon-process.js';
 import { Checks, commitLog, fsck, git, logEvents, makeRig, restarts, settle, type DiskClockReport, type Rig } from './disk-common.js';
+import { firedSince, SCHEDULER_HOLD_MS, SCHEDULER_YAML, schedulerChecks, startSchedulerLlm } from './scheduler-jumps.js';
 
 export const LIBFAKETIME =
   ['/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1', '/usr/lib/faketime/libfaketimeMT.so.1'].find((f) => existsSync(f)) ?? null;
@@ -44,9 +47,13 @@ export async function runClockJumps(): Promise<DiskClockReport> {
   const stampDir = mkdtempSync(path.join(os.tmpdir(), 'memvault-faketime-'));
   const stampFile = path.join(stampDir, 'faketime');
   writeFileSync(stampFile, '+0d\n');
+  const llm = await startSchedulerLlm();
   const rig = makeRig(
     { [AGENT_NOTE]: '# Agent\n\nversion 0\n', [PERSON_NOTE]: '# Person\n\nedit 0\n' },
-    { env: { LD_PRELOAD: LIBFAKETIME, FAKETIME_TIMESTAMP_FILE: stampFile, FAKETIME_NO_CACHE: '1', DONT_FAKE_MONOTONIC: '1' } },
+    {
+      env: { LD_PRELOAD: LIBFAKETIME, FAKETIME_TIMESTAMP_FILE: stampFile, FAKETIME_NO_CACHE: '1', DONT_FAKE_MONOTONIC: '1' },
+      yaml: SCHEDULER_YAML(llm.url),
+    },
   );
   const v = rig.vault.dir;
   const d = rig.daemon;
@@ -64,6 +71,10 @@ export async function runClockJumps(): Promise<DiskClockReport> {
     const hashBreaks: string[] = [];
     const shas = new Set<string>();
     let victim = 0;
+    // where each phase's log lines start, and how long it lasted (the scheduler's fires are read back per phase)
+    const phaseLog: Array<{ name: string; offset: number; ms: number }> = [];
+    const logSize = () => (existsSync(rig.logFile) ? statSync(rig.logFile).size : 0);
+    await firedSince(rig.logFile, 0, 15_000); // the scheduler runs its job before the clock moves
     for (const phase of PHASES) {
       // a person deletes a note just before the jump: its rename-window deadline was set on the old clock
       const gone = `Daily/victim-${victim++}.md`;
@@ -72,7 +83,12 @@ export async function runClockJumps(): Promise<DiskClockReport> {
       if (indexedVictim.length) c.add(`clock.${phase.name}.setup`, false, indexedVictim.join('; '));
       rmSync(path.join(v, gone));
       await sleep(100); // past the 30 ms debounce, inside the 400 ms rename window: the delete is being held
+      const last = phaseLog.at(-1);
+      if (last) last.ms = performance.now() - last.ms;
+      phaseLog.push({ name: phase.name, offset: logSize(), ms: performance.now() });
       writeFileSync(stampFile, `${phase.offset}\n`); // the wall clock jumps now
+      // a year forward, the scheduler sees the new time at its next look (at most 10 s): let it, within this phase
+      if (phase.name === 'forward_1_year') await firedSince(rig.logFile, phaseLog.at(-1)!.offset, 15_000);
       lag.push(...(await lagProblems(rig)).map((p) => `${phase.name}, delete held across the jump: ${p}`));
       const t0 = performance.now();
       const held = await settle(rig, 15_000);
@@ -118,6 +134,9 @@ export async function runClockJumps(): Promise<DiskClockReport> {
       const diff = await settle(rig, 30_000);
       c.add(`clock.${phase.name}.index_matches_vault`, diff.length === 0, diff.join('; ') || 'index = vault');
       lag.push(...(await lagProblems(rig)));
+      // after a step back, a scheduler that ran old slots again would do it at its next slot: give it a few
+      const hold = SCHEDULER_HOLD_MS - (performance.now() - phaseLog.at(-1)!.ms);
+      if (phase.name !== 'forward_1_year' && hold > 0) await sleep(hold);
     }
     const total = AGENT_WRITES_PER_PHASE * PHASES.length;
     c.add(
@@ -170,12 +189,16 @@ export async function runClockJumps(): Promise<DiskClockReport> {
       lag.length === 0,
       lag.join('; ') || 'oldest_pending_age_ms and memvault_index_lag_seconds within [0, 60 s] throughout',
     );
+    const last = phaseLog.at(-1);
+    if (last) last.ms = performance.now() - last.ms;
+    schedulerChecks(c, rig.logFile, phaseLog);
     const n = restarts(rig.logFile);
     c.add('clock.no_actor_restarts', n === 0, `${n} actor exits logged`);
   } catch (err) {
     c.add('clock.run', false, `threw: ${(err as Error).stack ?? String(err)}`);
   } finally {
     await d.stop().catch(() => undefined);
+    await llm.close();
     rig.vault.cleanup();
     rmSync(stampDir, { recursive: true, force: true });
   }

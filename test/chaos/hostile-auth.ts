@@ -27,6 +27,8 @@ function routes(): Array<[string, string]> {
     ['GET', '/v1/tools'],
     ...tools.map((t): [string, string] => ['POST', `/v1/tools/${t}`]),
     ['POST', '/v1/reindex'],
+    ['GET', '/v1/jobs'],
+    ['POST', '/v1/jobs/daily_reflection/run'],
     ['POST', '/mcp'],
     ['GET', '/mcp'],
     ['GET', '/v1/nothing-here'],

@@ -51,6 +51,15 @@ export class ManualClock implements Clock {
     this.#now = target;
   }
 
+  /**
+   * The wall clock steps by `ms` (an NTP correction, a resumed VM) without time passing: nothing fires, and pending
+   * timers keep their remaining duration, as real timers do (they run on the monotonic clock).
+   */
+  jump(ms: number): void {
+    this.#now += ms;
+    for (const t of this.#timers) t.at += ms;
+  }
+
   /** Due times (absolute) of the timers not yet fired, soonest first. */
   pending(): number[] {
     return [...this.#timers].map((t) => t.at).sort((a, b) => a - b);
