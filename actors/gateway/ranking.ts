@@ -1,0 +1,66 @@
+// How search weighs its evidence — bm25 column weights, list depth, fusion, note-level scoring, query handling — as data.
+// The retrieval bench (bench/retrieval-quality.ts) measures each setting against BASELINE_RANKING in the same run.
+
+export interface Ranking {
+  /** FTS5 bm25 weights of memory_fts's columns. The chunk text already starts with its `Title > Heading` line. */
+  columns: { content: number; heading: number; title: number };
+  /** Chunks each list hands to hybrid fusion: max(perK × k, 20). */
+  depth: { bm25: number; vector: number };
+  fusion: Fusion;
+  /**
+   * Note-level scoring (group: note). null: a note ranks where its best chunk lands in the fused chunk list.
+   * Otherwise each list is first folded to notes, a note scoring its best chunk plus `next` × each of its following
+   * `count` chunks in that list, and the note lists are fused.
+   */
+  note: { next: number; count: number } | null;
+  /** Weight of the note-vector list (each note's title and first paragraph, embedded) in note fusion; 0: not used. */
+  noteVector: number;
+  query: QueryHandling;
+}
+
+/**
+ * - rrf: Σ weight / (k + rank) over the lists;
+ * - score: Σ weight × the list's score min-max normalised over its candidates (0 when absent).
+ * `vector` weighs the vector lists against bm25's 1.
+ */
+export type Fusion = { kind: 'rrf'; k: number; vector: number } | { kind: 'score'; vector: number };
+
+export interface QueryHandling {
+  /** basic: function words only; extended: also the filler of spoken questions ("way", "want", "need", …). */
+  stopwords: 'basic' | 'extended';
+  /** A word that matches nothing as typed is matched as a prefix (`kube` → kubectl). */
+  partial: boolean;
+}
+
+/** What search did before issue 18's ranking work: kept so the bench can measure every change against it. */
+export const BASELINE_RANKING: Ranking = {
+  columns: { content: 1, heading: 2, title: 2 },
+  depth: { bm25: 2, vector: 2 },
+  fusion: { kind: 'rrf', k: 60, vector: 1 },
+  note: null,
+  noteVector: 0,
+  query: { stopwords: 'basic', partial: false },
+};
+
+/** What search does: each setting measured on the retrieval bench's tuning half and kept for its held-out half. */
+export const DEFAULT_RANKING: Ranking = BASELINE_RANKING;
+
+/** Minimum chunks a list hands to fusion, whatever k. */
+export const MIN_DEPTH = 20;
+
+export type RankingOverrides = {
+  [K in keyof Ranking]?: Ranking[K] extends object | null ? Partial<NonNullable<Ranking[K]>> | Ranking[K] : Ranking[K];
+};
+
+/** `base` with `over` applied one level deep (a whole `fusion` or `note` replaces; `columns`, `depth`, `query` merge). */
+export function withRanking(base: Ranking, over: RankingOverrides = {}): Ranking {
+  const merge = <T extends object>(a: T, b: Partial<T> | undefined): T => (b === undefined ? a : { ...a, ...b });
+  return {
+    columns: merge(base.columns, over.columns),
+    depth: merge(base.depth, over.depth),
+    fusion: (over.fusion as Fusion | undefined) ?? base.fusion,
+    note: over.note === undefined ? base.note : (over.note as Ranking['note']),
+    noteVector: over.noteVector ?? base.noteVector,
+    query: merge(base.query, over.query),
+  };
+}
