@@ -2,7 +2,7 @@
 // tuning half and a held-out half, for today's ranking beside the baseline ranking measured in the same run.
 //
 // Run: npx tsc -p tsconfig.json && node dist/bench/retrieval-quality.js [--reuse] [--k 10] [--misses] [--cache DIR]
-//        [--group note|chunk] [--half tune|held-out|both] [--variant NAME=JSON]... [--detail]
+//        [--group note|chunk] [--half tune|held-out|both] [--variant NAME=JSON]... [--detail] [--results FILE]
 // Builds a vault of tldr-common (as tldr/) and rust-book (as rust-book/), indexes it with the real daemon
 // (one-shot), then runs every query of bench/qrels/queries.json in each mode through IndexView, as the gateway
 // does (query embedded by use-lite, default limits, results one per note unless --group chunk). Relevance is
@@ -52,7 +52,7 @@ interface Query {
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..'); // dist/bench → repo
 const QRELS = path.join(repoRoot, 'bench', 'qrels', 'queries.json');
-const RESULTS = path.join(repoRoot, 'bench', 'results', 'retrieval-quality.json');
+const RESULTS = arg('results', path.join(repoRoot, 'bench', 'results', 'retrieval-quality.json'));
 /** Vault folder ← corpus folder. */
 const SOURCES: Array<[string, string]> = [
   ['tldr', 'tldr-common'],
@@ -246,36 +246,43 @@ function tabulate(per: Record<Mode, PerQuery[]>): Table {
   ) as Table;
 }
 
-async function runConfig(
-  view: IndexView,
-  queries: Query[],
-  ranking: Ranking,
-): Promise<{ per: Record<Mode, PerQuery[]>; ms: Record<Mode, number> }> {
-  const per: Record<Mode, PerQuery[]> = { bm25: [], vector: [], hybrid: [] };
-  const tookMs: Record<Mode, number[]> = { bm25: [], vector: [], hybrid: [] };
+interface Run {
+  name: string;
+  ranking: Ranking;
+  per: Record<Mode, PerQuery[]>;
+  tookMs: Record<Mode, number[]>;
+}
+
+/**
+ * Every query in every mode under every configuration, the configurations interleaved per query so that their
+ * search times are measured under the same load (this machine is shared).
+ */
+async function runAll(view: IndexView, queries: Query[], cfgs: Array<{ name: string; ranking: Ranking }>): Promise<Run[]> {
+  const runs: Run[] = cfgs.map((c) => ({ ...c, per: { bm25: [], vector: [], hybrid: [] }, tookMs: { bm25: [], vector: [], hybrid: [] } }));
   for (const q of queries) {
-    for (const mode of MODES) {
-      const t0 = performance.now();
-      const res = await view.search({ query: q.query, k: K, mode, group: GROUP }, { ranking });
-      tookMs[mode].push(performance.now() - t0);
-      if (res.mode !== mode) throw new Error(`asked ${mode}, got ${res.mode}: ${res.degraded}`);
-      const notes = notesOf(res.results);
-      const want = new Set(q.relevant.map((r) => r.path));
-      const i = notes.findIndex((p) => want.has(p));
-      const headed = q.relevant.filter((r) => r.heading !== undefined);
-      const section =
-        headed.length === 0
-          ? null
-          : res.results
-              .slice(0, 5)
-              .flatMap((h) => [h, ...(h.also ?? []).map((a) => ({ ...a, path: h.path }))])
-              .some((h) => headed.some((r) => r.path === h.path && h.heading_path.includes(r.heading!)));
-      const corpus = q.relevant[0]!.path.split('/')[0]!;
-      per[mode].push({ id: q.id, kind: q.kind, half: q.half, corpus, rank: i < 0 ? null : i + 1, section, top: notes.slice(0, 5) });
+    for (const run of runs) {
+      for (const mode of MODES) {
+        const t0 = performance.now();
+        const res = await view.search({ query: q.query, k: K, mode, group: GROUP }, { ranking: run.ranking });
+        run.tookMs[mode].push(performance.now() - t0);
+        if (res.mode !== mode) throw new Error(`asked ${mode}, got ${res.mode}: ${res.degraded}`);
+        const notes = notesOf(res.results);
+        const want = new Set(q.relevant.map((r) => r.path));
+        const i = notes.findIndex((p) => want.has(p));
+        const headed = q.relevant.filter((r) => r.heading !== undefined);
+        const section =
+          headed.length === 0
+            ? null
+            : res.results
+                .slice(0, 5)
+                .flatMap((h) => [h, ...(h.also ?? []).map((a) => ({ ...a, path: h.path }))])
+                .some((h) => headed.some((r) => r.path === h.path && h.heading_path.includes(r.heading!)));
+        const corpus = q.relevant[0]!.path.split('/')[0]!;
+        run.per[mode].push({ id: q.id, kind: q.kind, half: q.half, corpus, rank: i < 0 ? null : i + 1, section, top: notes.slice(0, 5) });
+      }
     }
   }
-  const ms = Object.fromEntries(MODES.map((m) => [m, median(tookMs[m])])) as Record<Mode, number>;
-  return { per, ms };
+  return runs;
 }
 
 const pct = (x: number | null): string => (x === null ? '    – ' : `${(x * 100).toFixed(1).padStart(5)}%`);
@@ -308,17 +315,18 @@ function goals(t: Table, base: Table): Array<{ goal: string; measured: string; m
 }
 
 async function main(): Promise<void> {
-  const queries = loadQueries();
+  // only the halves shown run: tuning never even computes the held-out figures
+  const queries = loadQueries().filter((q) => SHOW.includes(q.half));
   const built = await buildIndex();
   const view = new IndexView(built.dbFile, null, limits());
   view.provider = { state: 'ready', provider: await createUseLiteProvider({ cacheDir: built.modelsDir }) };
   await view.search({ query: 'warm up the model', k: K, mode: 'hybrid' });
 
-  const runs: Array<{ name: string; ranking: Ranking; table: Table; per: Record<Mode, PerQuery[]>; ms: Record<Mode, number> }> = [];
-  for (const c of configs()) {
-    const { per, ms } = await runConfig(view, queries, c.ranking);
-    runs.push({ ...c, per, ms, table: tabulate(per) });
-  }
+  const runs = (await runAll(view, queries, configs())).map((r) => ({
+    ...r,
+    table: tabulate(r.per),
+    ms: Object.fromEntries(MODES.map((m) => [m, median(r.tookMs[m])])) as Record<Mode, number>,
+  }));
   view.close();
   const base = runs[0]!;
 
@@ -347,14 +355,22 @@ async function main(): Promise<void> {
     }
     console.log('');
   }
-  if (SHOW.includes('held-out')) {
+  if (SHOW.includes('held-out') && SHOW.includes('tune')) {
     for (const run of runs.slice(1)) {
       console.log(`goals on the held-out half, ${run.name}:`);
       for (const g of goals(run.table, base.table)) console.log(`  ${g.met ? 'met ' : 'MISS'}  ${g.goal}: ${g.measured}`);
     }
   }
-  const lat = runs.map((r) => `${r.name} ${MODES.map((m) => `${m} ${r.ms[m].toFixed(1)}`).join(', ')}`).join('; ');
-  console.log(`median search time incl. query embedding (ms): ${lat}`);
+  // configurations interleaved per query: the ratios compare like with like on a busy machine
+  const lat = runs
+    .map(
+      (r) =>
+        `${r.name} ${MODES.map((m) => `${m} ${r.ms[m].toFixed(1)}${r === base ? '' : ` (×${(r.ms[m] / base.ms[m]).toFixed(2)})`}`).join(', ')}`,
+    )
+    .join('; ');
+  console.log(
+    `median search time incl. query embedding, ms (× the baseline's), ${os.cpus()[0]?.model ?? 'unknown CPU'}, load ${os.loadavg()[0]!.toFixed(1)}: ${lat}`,
+  );
 
   if (SHOW_MISSES) {
     const last = runs[runs.length - 1]!;
@@ -388,8 +404,12 @@ async function main(): Promise<void> {
           schema: SCHEMA_VERSION,
         },
         node: process.version,
+        cpu: os.cpus()[0]?.model ?? null,
         configs: runs.map((r) => ({ name: r.name, ranking: r.ranking, table: r.table, medianSearchMs: r.ms })),
-        summary: goals(now.table, base.table).map((g) => ({ figure: g.goal, goal: 'held-out half', measured: g.measured, met: g.met })),
+        summary:
+          SHOW.length < 2
+            ? null
+            : goals(now.table, base.table).map((g) => ({ figure: g.goal, goal: 'held-out half', measured: g.measured, met: g.met })),
         perQuery: queries.map((q) => ({
           id: q.id,
           kind: q.kind,

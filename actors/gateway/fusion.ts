@@ -25,14 +25,17 @@ export function fuseLists(lists: WeightedList[], fusion: Fusion): Ranked[] {
     return sorted(scores, max);
   }
   for (const l of used) {
-    let lo = Infinity;
-    let hi = -Infinity;
+    let min = Infinity;
+    let max = -Infinity;
     for (const r of l.items) {
-      lo = Math.min(lo, r.score);
-      hi = Math.max(hi, r.score);
+      min = Math.min(min, r.score);
+      max = Math.max(max, r.score);
     }
+    // Min-max over the candidates spreads scores that crowd a narrow band (cosines, bm25 of OR queries), but would
+    // put a list's last candidate level with one it never found: the floor sits one mean gap below the last.
+    const lo = min - (max - min) / Math.max(1, l.items.length - 1);
     // A list whose candidates all score alike says nothing about their order: each gets the full weight.
-    for (const r of l.items) add(r.id, l.weight * (hi > lo ? (r.score - lo) / (hi - lo) : 1));
+    for (const r of l.items) add(r.id, l.weight * (max > min ? (r.score - lo) / (max - lo) : 1));
   }
   return sorted(scores, total);
 }

@@ -6,13 +6,17 @@ import { fuseLists, type WeightedList } from './fusion.js';
 import { ALSO, type NoteGroup, type Ranked } from './group-by-note.js';
 import type { Fusion, Ranking } from './ranking.js';
 
+export type ChunkList = WeightedList & { kind: 'bm25' | 'vector' };
+
 export interface NoteEvidence {
-  /** Chunk lists (bm25, vector), each best first. */
-  chunks: WeightedList[];
+  /** Chunk lists, each best first. */
+  chunks: ChunkList[];
   /** Lists that rank notes directly (ids are document ids), e.g. the note-vector list. */
   notes: WeightedList[];
   /** The chunk lists fused: picks which section shows each note. */
   fused: Ranked[];
+  /** Document of each chunk, when the caller already looked them up. */
+  docOf?: Map<number, number>;
 }
 
 /** The first `k` notes by note-level score, each with its best chunk and up to ALSO more; best.score is the note's. */
@@ -24,11 +28,13 @@ export function rankNotes(
   k: number,
   minScore = -Infinity,
 ): NoteGroup[] {
-  const docOf = documentsOf(
-    db,
-    ev.chunks.flatMap((l) => l.items.map((r) => r.id)),
-  );
-  const lists = [...ev.chunks.map((l) => ({ items: foldToNotes(l.items, docOf, note), weight: l.weight })), ...ev.notes];
+  const docOf =
+    ev.docOf ??
+    documentsOf(
+      db,
+      ev.chunks.flatMap((l) => l.items.map((r) => r.id)),
+    );
+  const lists = [...ev.chunks.map((l) => ({ ...l, items: foldToNotes(l.items, docOf, note[l.kind], note.count) })), ...ev.notes];
   const notes = lists.filter((l) => l.weight > 0 && l.items.length > 0).length === 1 ? single(lists) : fuseLists(lists, fusion);
   const top = notes.filter((n) => n.score >= minScore).slice(0, k);
   const byDoc = new Map<number, Ranked[]>();
@@ -54,22 +60,23 @@ function single(lists: WeightedList[]): Ranked[] {
 }
 
 /** A note's score in one list: its best chunk's plus `next` × each of its following `count` chunks. */
-export function foldToNotes(list: Ranked[], docOf: Map<number, number>, note: NonNullable<Ranking['note']>): Ranked[] {
+export function foldToNotes(list: Ranked[], docOf: Map<number, number>, next: number, count: number): Ranked[] {
   const acc = new Map<number, { score: number; seen: number }>();
   for (const r of list) {
     const d = docOf.get(r.id);
     if (d === undefined) continue;
     const a = acc.get(d);
     if (!a) acc.set(d, { score: r.score, seen: 1 });
-    else if (a.seen <= note.count) {
-      a.score += note.next * r.score;
+    else if (a.seen <= count) {
+      a.score += next * r.score;
       a.seen++;
     }
   }
   return [...acc].map(([id, a]) => ({ id, score: a.score })).sort((x, y) => y.score - x.score || x.id - y.id);
 }
 
-function documentsOf(db: Database, chunkIds: number[]): Map<number, number> {
+/** The document of each of `chunkIds`. */
+export function documentsOf(db: Database, chunkIds: number[]): Map<number, number> {
   if (chunkIds.length === 0) return new Map();
   const rows = prepared(db, `SELECT c.id, c.document_id AS doc FROM json_each(?) j CROSS JOIN memory_chunks c ON c.id = j.value`).all(
     JSON.stringify([...new Set(chunkIds)]),

@@ -4,9 +4,10 @@ import type { SearchFilters, SearchHit, SearchRequest } from '../../messages/sto
 import { vectorDim } from '../store-writer/schema.js';
 import { prepared } from '../store-writer/statement-cache.js';
 import { type FtsQuery, ftsQuery } from './fts-query.js';
-import { fuseLists, type WeightedList } from './fusion.js';
+import { fuseLists } from './fusion.js';
 import { CHUNKS_PER_NOTE, groupByNote, type NoteGroup, type Ranked } from './group-by-note.js';
-import { rankNotes } from './note-ranking.js';
+import { COMPLETE_DEPTH, completeLists } from './note-rescore.js';
+import { type ChunkList, rankNotes } from './note-ranking.js';
 import { noteVectorList } from './note-vectors.js';
 import { DEFAULT_RANKING, MIN_DEPTH, type Ranking } from './ranking.js';
 /**
@@ -84,16 +85,23 @@ function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32
   const fusing = req.mode === 'hybrid' && useVector;
   const depthOf = (perK: number): number => (fusing ? Math.max(perK * k, MIN_DEPTH) : noteScored ? Math.max(want, perK * k) : want);
 
-  const lists: WeightedList[] = [];
+  const lists: ChunkList[] = [];
   let keyword: Keyword = { ranked: [], match: null, table: fts.table };
+  // complete: each list is read deeper than it ranks, to score the other list's candidates too
+  const completing = r.complete && noteScored && fusing;
+  const deep: Ranked[][] = [];
   if (req.mode !== 'vector') {
-    keyword = bm25List(db, fts, filters, depthOf(r.depth.bm25), r);
-    lists.push({ items: keyword.ranked, weight: 1 });
+    const depth = depthOf(r.depth.bm25);
+    keyword = bm25List(db, fts, filters, completing ? Math.max(depth, COMPLETE_DEPTH) : depth, r);
+    deep.push(keyword.ranked);
+    lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depth), weight: 1 });
   }
   if (req.mode === 'vector' || fusing) {
     const oversample = opts.oversample ?? DEFAULT_OVERSAMPLE;
-    const vec = useVector ? vectorList(db, queryVector, filters, k, depthOf(r.depth.vector), oversample) : [];
-    lists.push({ items: vec, weight: r.fusion.vector });
+    const depth = depthOf(r.depth.vector);
+    const vec = useVector ? vectorList(db, queryVector, filters, k, completing ? Math.max(depth, COMPLETE_DEPTH) : depth, oversample) : [];
+    deep.push(vec);
+    lists.push({ kind: 'vector', items: vec.slice(0, depth), weight: r.fusion.vector });
   }
   // one list keeps its own scores (cosine, normalised bm25); two are fused
   let ranked: Ranked[] = lists.length === 1 ? lists[0]!.items : fuseLists(lists, r.fusion);
@@ -104,7 +112,26 @@ function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32
       r.noteVector > 0 && useVector
         ? [{ items: noteVectorList(db, queryVector, filters, Math.max(r.depth.vector * k, MIN_DEPTH)), weight: r.noteVector }]
         : [];
-    groups = rankNotes(db, { chunks: lists, notes: noteLists, fused: ranked }, r.note!, r.fusion, k, minScore);
+    let chunkLists = lists;
+    let docOf: Map<number, number> | undefined;
+    if (completing) {
+      const complete = completeLists(
+        db,
+        lists.map((l) => l.items),
+        deep,
+      );
+      chunkLists = lists.map((l, i) => ({ ...l, items: complete.lists[i]! }));
+      docOf = complete.docOf;
+      ranked = fuseLists(chunkLists, r.fusion);
+    }
+    groups = rankNotes(
+      db,
+      { chunks: chunkLists, notes: noteLists, fused: ranked, ...(docOf && { docOf }) },
+      r.note!,
+      r.fusion,
+      k,
+      minScore,
+    );
   } else {
     if (minScore !== undefined) ranked = ranked.filter((x) => x.score >= minScore);
     if (!byNote) return materialise(db, ranked.slice(0, k), keyword);
@@ -166,8 +193,7 @@ interface Keyword {
 function bm25List(db: Database, { table, terms }: FtsQuery, filters: FilterSql, limit: number, r: Ranking): Keyword {
   if (terms.length === 0) return { ranked: [], match: null, table };
   const match = withinBudget(db, table, terms, limit, r.query.partial && table === 'memory_fts').join(' OR ');
-  const { content, heading, title } = r.columns;
-  const weights = `${content}, ${heading}, ${title}`;
+  const weights = bm25Weights(r);
   const score = (r: { id: number; b: number }): Ranked => ({ id: r.id, score: -r.b / (1 - r.b) });
   if (filters.selective) {
     const rows = prepared(
@@ -196,6 +222,11 @@ function bm25List(db: Database, { table, terms }: FtsQuery, filters: FilterSql, 
     const kept = rows.filter((r) => pass.has(r.id));
     if (kept.length >= limit || rows.length < fetch) return { ranked: kept.slice(0, limit).map(score), match, table };
   }
+}
+
+function bm25Weights(r: Ranking): string {
+  const { content, heading, title } = r.columns;
+  return `${content}, ${heading}, ${title}`;
 }
 
 /**
