@@ -1,21 +1,13 @@
 // Turns what a user typed into an FTS5 MATCH expression that can never be a syntax error: an OR of quoted words.
 import { bigramTerms, UNSPACED_RUN, unspacedRuns } from '../store-writer/unspaced-scripts.js';
-import type { QueryHandling } from './ranking.js';
 
 /** Words too common to help ranking; dropped unless the query has nothing else. They also make OR queries slow. */
-const STOPWORDS = words(
+const STOPWORDS = new Set(
   `a an and are as at be but by can do does for from had has have how i if in into is it its me my no not of on or our
-   so than that the their them then there these they this to was we were what when where which who why will with you your`,
+   so than that the their them then there these they this to was we were what when where which who why will with you your`
+    .split(/\s+/)
+    .filter(Boolean),
 );
-/** With `stopwords: 'extended'`: the filler of a spoken question, which says nothing about what is asked. */
-const FILLER = words(
-  `able actually any anything could get gets getting got just let lets like lot lots may might must need needs really
-   should simply some something thing things very want wants way ways would`,
-);
-
-function words(list: string): Set<string> {
-  return new Set(list.split(/\s+/).filter(Boolean));
-}
 
 /** More words than this add cost, not recall. */
 const MAX_WORDS = 24;
@@ -29,13 +21,13 @@ const TOKEN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
  * Empty when the text has no word to look for. Joined by OR they match chunks holding ANY of the words; bm25 then ranks those with
  * more, and rarer, words first.
  */
-export function ftsTerms(text: string, stopwords: QueryHandling['stopwords'] = 'basic'): string[] {
+export function ftsTerms(text: string): string[] {
   // NFKC folds compatibility forms (ligatures, full-width letters) the way a reader would read them.
   const normal = text.normalize('NFKC').toLowerCase();
-  const typed = [...new Set(normal.match(TOKEN) ?? [])];
-  if (typed.length === 0) return [];
-  const content = typed.filter((w) => !STOPWORDS.has(w) && !(stopwords === 'extended' && FILLER.has(w)));
-  const kept = (content.length > 0 ? content : typed).slice(0, MAX_WORDS);
+  const words = [...new Set(normal.match(TOKEN) ?? [])];
+  if (words.length === 0) return [];
+  const content = words.filter((w) => !STOPWORDS.has(w));
+  const kept = (content.length > 0 ? content : words).slice(0, MAX_WORDS);
   // No as-you-type prefix term: agents send finished questions, and an extra `last*` term double-weighted the
   // last word (recall@5 on the retrieval bench: 67.7% with it, 74.4% without).
   return kept.map(quote);
@@ -56,11 +48,11 @@ export interface FtsQuery {
  * The table and terms for what the user typed. Chinese, Japanese, Korean, Thai… runs become character-pair terms
  * searched in the bigram table (which holds every chunk with such text); other words stay as ftsTerms makes them.
  */
-export function ftsQuery(text: string, handling: Pick<QueryHandling, 'stopwords'> = { stopwords: 'basic' }): FtsQuery {
+export function ftsQuery(text: string): FtsQuery {
   const normal = text.normalize('NFKC');
   const runs = unspacedRuns(normal);
-  if (runs.length === 0) return { table: 'memory_fts', terms: ftsTerms(text, handling.stopwords) };
-  const rest = ftsTerms(normal.replace(UNSPACED_RUN, ' '), handling.stopwords);
+  if (runs.length === 0) return { table: 'memory_fts', terms: ftsTerms(text) };
+  const rest = ftsTerms(normal.replace(UNSPACED_RUN, ' '));
   const pairs = [...new Set(runs.flatMap(bigramTerms))];
   return { table: 'memory_fts_bigram', terms: [...pairs, ...rest].slice(0, MAX_WORDS) };
 }

@@ -11,8 +11,6 @@ export type ChunkList = WeightedList & { kind: 'bm25' | 'vector' };
 export interface NoteEvidence {
   /** Chunk lists, each best first. */
   chunks: ChunkList[];
-  /** Lists that rank notes directly (ids are document ids), e.g. the note-vector list. */
-  notes: WeightedList[];
   /** The chunk lists fused: picks which section shows each note. */
   fused: Ranked[];
   /** Document of each chunk, when the caller already looked them up. */
@@ -34,7 +32,7 @@ export function rankNotes(
       db,
       ev.chunks.flatMap((l) => l.items.map((r) => r.id)),
     );
-  const lists = [...ev.chunks.map((l) => ({ ...l, items: foldToNotes(l.items, docOf, note[l.kind], note.count) })), ...ev.notes];
+  const lists = ev.chunks.map((l) => ({ ...l, items: foldToNotes(l.items, docOf, note[l.kind], note.count) }));
   const notes = lists.filter((l) => l.weight > 0 && l.items.length > 0).length === 1 ? single(lists) : fuseLists(lists, fusion);
   const top = notes.filter((n) => n.score >= minScore).slice(0, k);
   const byDoc = new Map<number, Ranked[]>();
@@ -45,11 +43,9 @@ export function rankNotes(
     if (list) list.push(r);
     else byDoc.set(d, [r]);
   }
-  const missing = top.filter((n) => !byDoc.has(n.id)).map((n) => n.id);
-  const first = firstChunks(db, missing);
   return top.flatMap((n) => {
-    const chunks = byDoc.get(n.id) ?? (first.has(n.id) ? [{ id: first.get(n.id)!, score: 0 }] : []);
-    const [best, ...rest] = chunks;
+    // every note came from a chunk list, so it has chunks in the fused list
+    const [best, ...rest] = byDoc.get(n.id) ?? [];
     return best ? [{ best: { id: best.id, score: n.score }, also: rest.slice(0, ALSO) }] : [];
   });
 }
@@ -82,15 +78,4 @@ export function documentsOf(db: Database, chunkIds: number[]): Map<number, numbe
     JSON.stringify([...new Set(chunkIds)]),
   ) as Array<{ id: number; doc: number }>;
   return new Map(rows.map((r) => [r.id, r.doc]));
-}
-
-/** Each document's first chunk: what shows a note that only a note-level list found. */
-function firstChunks(db: Database, docs: number[]): Map<number, number> {
-  if (docs.length === 0) return new Map();
-  const rows = prepared(
-    db,
-    `SELECT j.value AS doc, (SELECT c.id FROM memory_chunks c WHERE c.document_id = j.value ORDER BY c.seq LIMIT 1) AS id
-     FROM json_each(?) j`,
-  ).all(JSON.stringify(docs)) as Array<{ doc: number; id: number | null }>;
-  return new Map(rows.flatMap((r) => (r.id === null ? [] : [[r.doc, r.id] as [number, number]])));
 }

@@ -1,4 +1,4 @@
-// How search weighs its evidence — bm25 column weights, list depth, fusion, note-level scoring, query handling — as data.
+// How search weighs its evidence — bm25 column weights, list depth, fusion, note-level scoring — as data.
 // The retrieval bench (bench/retrieval-quality.ts) measures each setting against BASELINE_RANKING in the same run.
 
 export interface Ranking {
@@ -18,9 +18,6 @@ export interface Ranking {
    * before the lists are folded and fused (a note just past one list's cut-off still counts there).
    */
   complete: boolean;
-  /** Weight of the note-vector list (each note's title and first paragraph, embedded) in note fusion; 0: not used. */
-  noteVector: number;
-  query: QueryHandling;
 }
 
 /**
@@ -30,13 +27,6 @@ export interface Ranking {
  */
 export type Fusion = { kind: 'rrf'; k: number; vector: number } | { kind: 'score'; vector: number };
 
-export interface QueryHandling {
-  /** basic: function words only; extended: also the filler of spoken questions ("way", "want", "need", …). */
-  stopwords: 'basic' | 'extended';
-  /** A word that matches nothing as typed is matched as a prefix (`kube` → kubectl). */
-  partial: boolean;
-}
-
 /** What search did before issue 18's ranking work: kept so the bench can measure every change against it. */
 export const BASELINE_RANKING: Ranking = {
   columns: { content: 1, heading: 2, title: 2 },
@@ -44,8 +34,6 @@ export const BASELINE_RANKING: Ranking = {
   fusion: { kind: 'rrf', k: 60, vector: 1 },
   note: null,
   complete: false,
-  noteVector: 0,
-  query: { stopwords: 'basic', partial: false },
 };
 
 /**
@@ -68,7 +56,7 @@ export type RankingOverrides = {
   [K in keyof Ranking]?: Ranking[K] extends object | null ? Partial<NonNullable<Ranking[K]>> | Ranking[K] : Ranking[K];
 };
 
-/** `base` with `over` applied one level deep (a whole `fusion` or `note` replaces; `columns`, `depth`, `query` merge). */
+/** `base` with `over` applied one level deep (a whole `fusion` or `note` replaces; `columns` and `depth` merge). */
 export function withRanking(base: Ranking, over: RankingOverrides = {}): Ranking {
   const merge = <T extends object>(a: T, b: Partial<T> | undefined): T => (b === undefined ? a : { ...a, ...b });
   return {
@@ -77,7 +65,5 @@ export function withRanking(base: Ranking, over: RankingOverrides = {}): Ranking
     fusion: (over.fusion as Fusion | undefined) ?? base.fusion,
     note: over.note === undefined ? base.note : (over.note as Ranking['note']),
     complete: over.complete ?? base.complete,
-    noteVector: over.noteVector ?? base.noteVector,
-    query: merge(base.query, over.query),
   };
 }

@@ -8,7 +8,6 @@ import { fuseLists } from './fusion.js';
 import { CHUNKS_PER_NOTE, groupByNote, type NoteGroup, type Ranked } from './group-by-note.js';
 import { COMPLETE_DEPTH, completeLists } from './note-rescore.js';
 import { type ChunkList, rankNotes } from './note-ranking.js';
-import { noteVectorList } from './note-vectors.js';
 import { DEFAULT_RANKING, MIN_DEPTH, type Ranking } from './ranking.js';
 /**
  * Bit-vector candidates per wanted hit before exact re-scoring. Recall@10 against exact float KNN at 10:
@@ -75,7 +74,7 @@ function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32
   }
   const filters = filterSql(req.userId ?? 'default', req.filters ?? {});
   const r = opts.ranking ?? DEFAULT_RANKING;
-  const fts: FtsQuery = req.mode === 'vector' ? { table: 'memory_fts', terms: [] } : ftsQuery(req.query, r.query);
+  const fts: FtsQuery = req.mode === 'vector' ? { table: 'memory_fts', terms: [] } : ftsQuery(req.query);
   const byNote = req.group === 'note';
   const noteScored = byNote && r.note !== null;
   // chunks to rank: grouping folds a note's sections into one result, so a single list looks deeper (the vector
@@ -108,10 +107,6 @@ function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32
   const minScore = req.minScore;
   let groups: NoteGroup[];
   if (noteScored) {
-    const noteLists =
-      r.noteVector > 0 && useVector
-        ? [{ items: noteVectorList(db, queryVector, filters, Math.max(r.depth.vector * k, MIN_DEPTH)), weight: r.noteVector }]
-        : [];
     let chunkLists = lists;
     let docOf: Map<number, number> | undefined;
     if (completing) {
@@ -124,14 +119,7 @@ function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32
       docOf = complete.docOf;
       ranked = fuseLists(chunkLists, r.fusion);
     }
-    groups = rankNotes(
-      db,
-      { chunks: chunkLists, notes: noteLists, fused: ranked, ...(docOf && { docOf }) },
-      r.note!,
-      r.fusion,
-      k,
-      minScore,
-    );
+    groups = rankNotes(db, { chunks: chunkLists, fused: ranked, ...(docOf && { docOf }) }, r.note!, r.fusion, k, minScore);
   } else {
     if (minScore !== undefined) ranked = ranked.filter((x) => x.score >= minScore);
     if (!byNote) return materialise(db, ranked.slice(0, k), keyword);
@@ -192,7 +180,7 @@ interface Keyword {
  */
 function bm25List(db: Database, { table, terms }: FtsQuery, filters: FilterSql, limit: number, r: Ranking): Keyword {
   if (terms.length === 0) return { ranked: [], match: null, table };
-  const match = withinBudget(db, table, terms, limit, r.query.partial && table === 'memory_fts').join(' OR ');
+  const match = withinBudget(db, table, terms, limit).join(' OR ');
   const weights = bm25Weights(r);
   const score = (r: { id: number; b: number }): Ranked => ({ id: r.id, score: -r.b / (1 - r.b) });
   if (filters.selective) {
@@ -229,21 +217,11 @@ function bm25Weights(r: Ranking): string {
   return `${content}, ${heading}, ${title}`;
 }
 
-/**
- * The terms to match: rarest first, adding more while the rows they match stay within MATCH_BUDGET. With
- * `partial`, a term that matches nothing as typed is tried as a prefix.
- */
-function withinBudget(db: Database, table: FtsQuery['table'], terms: string[], needed: number, partial: boolean): string[] {
-  if (terms.length === 1 && !partial) return terms;
+/** The terms to match: rarest first, adding more while the rows they match stay within MATCH_BUDGET. */
+function withinBudget(db: Database, table: FtsQuery['table'], terms: string[], needed: number): string[] {
+  if (terms.length === 1) return terms;
   const count = prepared(db, `SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ${MATCH_BUDGET + 1})`).pluck();
-  const counted = terms.map((t) => {
-    const n = count.get(t) as number;
-    if (n > 0 || !partial) return { t, n };
-    const prefix = `${t}*`;
-    return { t: prefix, n: count.get(prefix) as number };
-  });
-  if (counted.length === 1) return [counted[0]!.t];
-  const byRarity = counted.sort((a, b) => a.n - b.n);
+  const byRarity = terms.map((t) => ({ t, n: count.get(t) as number })).sort((a, b) => a.n - b.n);
   const kept: string[] = [];
   let rows = 0;
   for (const { t, n } of byRarity) {
