@@ -352,6 +352,17 @@ async function main(): Promise<void> {
         const mrr = MODES.map((m) => ` ${row[m].mrrAt10.toFixed(3)} ${run === base ? '      ' : dmrr(row[m].mrrAt10 - b[m].mrrAt10)}`);
         console.log(`${(s === slices[0] ? run.name : '').padEnd(10)} ${s.padEnd(10)} | ${rec.join(' | ')} | ${mrr.join(' | ')}`);
       }
+      if (DETAIL) {
+        // queries that name a heading: a chunk under it among the first 5 results or their `also`
+        const row = run.table[h].all;
+        const sec = MODES.map(
+          (m) =>
+            `${pct(row[m].sectionAt5)} ${run === base ? '     ' : pts((row[m].sectionAt5 ?? 0) - (base.table[h].all[m].sectionAt5 ?? 0)).padStart(5)}`,
+        );
+        console.log(
+          `${''.padEnd(10)} ${'section@5'.padEnd(10)} | ${sec.join(' | ')} | (${row.hybrid.sectionQueries} queries naming a heading)`,
+        );
+      }
     }
     console.log('');
   }
