@@ -14,16 +14,17 @@ export interface Ranking {
    */
   note: { bm25: number; vector: number; count: number } | null;
   /**
-   * With note-level scoring in hybrid mode: every chunk of every candidate note gets its exact cosine and its bm25
-   * before the lists are folded and fused (a note just past one list's cut-off still counts there).
+   * With note-level scoring in hybrid mode: both lists are read COMPLETE_DEPTH deep (note-rescore.ts), and the notes
+   * either list ranks within its depth are scored from both deep lists before folding and fusion (a note just past
+   * one list's cut-off still counts there).
    */
   complete: boolean;
 }
 
 /**
  * - rrf: Σ weight / (k + rank) over the lists;
- * - score: Σ weight × the list's score min-max normalised over its candidates (0 when absent).
- * `vector` weighs the vector lists against bm25's 1.
+ * - score: Σ weight × the list's score min-max normalised over its candidates (fusion.ts; 0 when absent).
+ * Both are divided by their maximum, so 1 means top of every list. `vector` weighs the vector list against bm25's 1.
  */
 export type Fusion = { kind: 'rrf'; k: number; vector: number } | { kind: 'score'; vector: number };
 

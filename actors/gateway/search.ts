@@ -178,10 +178,10 @@ interface Keyword {
  * Without caller filters FTS5 ranks alone and the few best rows are then checked against the default filters
  * (widening when too many fail); with them, the join filters while matching.
  */
-function bm25List(db: Database, { table, terms }: FtsQuery, filters: FilterSql, limit: number, r: Ranking): Keyword {
+function bm25List(db: Database, { table, terms }: FtsQuery, filters: FilterSql, limit: number, ranking: Ranking): Keyword {
   if (terms.length === 0) return { ranked: [], match: null, table };
   const match = withinBudget(db, table, terms, limit).join(' OR ');
-  const weights = bm25Weights(r);
+  const weights = bm25Weights(ranking);
   const score = (r: { id: number; b: number }): Ranked => ({ id: r.id, score: -r.b / (1 - r.b) });
   if (filters.selective) {
     const rows = prepared(
@@ -212,8 +212,9 @@ function bm25List(db: Database, { table, terms }: FtsQuery, filters: FilterSql, 
   }
 }
 
-function bm25Weights(r: Ranking): string {
-  const { content, heading, title } = r.columns;
+/** The `content, heading, title` weights for FTS5's bm25(). */
+function bm25Weights(ranking: Ranking): string {
+  const { content, heading, title } = ranking.columns;
   return `${content}, ${heading}, ${title}`;
 }
 
