@@ -1,14 +1,19 @@
-// Retrieval quality of bm25, vector and hybrid search on the shared corpora against a hand-written query set.
+// Retrieval quality of bm25, vector and hybrid search on the shared corpora against a hand-written query set, with a
+// tuning half and a held-out half, for today's ranking beside the baseline ranking measured in the same run.
 //
-// Run: npx tsc -p tsconfig.json && node dist/bench/retrieval-quality.js [--reuse] [--k 10] [--misses] [--cache DIR] [--group note]
+// Run: npx tsc -p tsconfig.json && node dist/bench/retrieval-quality.js [--reuse] [--k 10] [--misses] [--cache DIR]
+//        [--group note|chunk] [--half tune|held-out|both] [--variant NAME=JSON]... [--detail] [--results FILE]
 // Builds a vault of tldr-common (as tldr/) and rust-book (as rust-book/), indexes it with the real daemon
 // (one-shot), then runs every query of bench/qrels/queries.json in each mode through IndexView, as the gateway
-// does (query embedded by use-lite, default limits). Relevance is judged per note: hits are chunks, deduplicated
-// by path keeping the first rank. recall@5 = share of queries with a relevant note among the first 5 notes;
-// MRR@10 = mean of 1/rank of the first relevant note among the first 10 (0 if none); section@5 (rust-book
-// queries that name a heading) = a chunk under that heading among the first 5 results (with `--group note`, their
-// `also` sections count too).
-// --reuse keeps the built index in <tmp>/memvault-bench/retrieval-<key> (key: corpora listing, chunker, model).
+// does (query embedded by use-lite, default limits, results one per note unless --group chunk). Relevance is
+// judged per note. recall@5 = share of queries with a relevant note among the first 5 notes; MRR@10 = mean of
+// 1/rank of the first relevant note among the first 10 (0 if none); section@5 (queries that name a heading) = a
+// chunk under that heading among the first 5 results or their `also` sections.
+// Each query belongs to a half (`half` in the qrels, drawn once per corpus and kind by sha256 of the id): settings
+// are tuned on `tune` (--half tune hides the other) and kept for what they do on `held-out`. Configurations: the
+// baseline ranking (BASELINE_RANKING: before issue 18's ranking work), today's (DEFAULT_RANKING), and any
+// --variant, a JSON of ranking.ts overrides applied to today's, e.g. --variant 'rrf20={"fusion":{"kind":"rrf","k":20,"vector":1}}'.
+// --reuse keeps the built index in <tmp>/memvault-bench/retrieval-<key> (key: corpora listing, chunker, model, schema).
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -19,14 +24,18 @@ import { CHUNKER_VERSION } from '../actors/chunker/parse-note.js';
 import { createUseLiteProvider } from '../actors/embedder/use-lite/provider.js';
 import { useLitePackage } from '../actors/embedder/use-lite/package-files.js';
 import { IndexView, type SearchResult } from '../actors/gateway/index-view.js';
+import { BASELINE_RANKING, DEFAULT_RANKING, type Ranking, type RankingOverrides, withRanking } from '../actors/gateway/ranking.js';
+import { SCHEMA_VERSION } from '../actors/store-writer/schema.js';
 import { loadConfig } from '../config/load.js';
 import { Daemon } from '../main/daemon.js';
 import { CORPORA } from '../test/helpers/corpora.js';
 
 type Mode = 'bm25' | 'vector' | 'hybrid';
 type Kind = 'paraphrase' | 'keyword';
+type Half = 'tune' | 'held-out';
 const MODES: Mode[] = ['bm25', 'vector', 'hybrid'];
 const KINDS: Kind[] = ['paraphrase', 'keyword'];
+const HALVES: Half[] = ['tune', 'held-out'];
 
 interface Relevant {
   path: string;
@@ -36,13 +45,14 @@ interface Query {
   id: string;
   query: string;
   kind: Kind;
+  half: Half;
   relevant: Relevant[];
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..'); // dist/bench → repo
 const QRELS = path.join(repoRoot, 'bench', 'qrels', 'queries.json');
-const RESULTS = path.join(repoRoot, 'bench', 'results', 'retrieval-quality.json');
+const RESULTS = arg('results', path.join(repoRoot, 'bench', 'results', 'retrieval-quality.json'));
 /** Vault folder ← corpus folder. */
 const SOURCES: Array<[string, string]> = [
   ['tldr', 'tldr-common'],
@@ -68,6 +78,7 @@ function loadQueries(): Query[] {
     if (ids.has(q.id)) throw new Error(`${QRELS}: duplicate query id ${q.id}`);
     ids.add(q.id);
     if (!KINDS.includes(q.kind)) throw new Error(`${QRELS}: query ${q.id} has kind ${String(q.kind)}, want paraphrase or keyword`);
+    if (!HALVES.includes(q.half)) throw new Error(`${QRELS}: query ${q.id} has half ${String(q.half)}, want tune or held-out`);
     if (q.relevant.length === 0) throw new Error(`${QRELS}: query ${q.id} lists no relevant note`);
     for (const r of q.relevant) {
       const [folder, ...rest] = r.path.split('/');
@@ -89,7 +100,7 @@ function cacheKey(): string {
   for (const [, dir] of SOURCES) {
     for (const f of readdirSync(path.join(CORPORA, dir)).sort()) h.update(`${dir}/${f}\0${statSync(path.join(CORPORA, dir, f)).size}\n`);
   }
-  h.update(`${CHUNKER_VERSION}\0use-lite@${useLitePackage().version}\0fp32`);
+  h.update(`${CHUNKER_VERSION}\0use-lite@${useLitePackage().version}\0fp32\0schema ${SCHEMA_VERSION}`);
   return h.digest('hex').slice(0, 16);
 }
 
@@ -145,12 +156,34 @@ async function buildIndex(): Promise<Built> {
   return { dir, dbFile, modelsDir, seconds, chunks: st.chunks, notes: st.documents };
 }
 
-/** `--group note` scores the gateway's default (one result per note); `chunk` (default here) keeps earlier figures comparable. */
-const GROUP: 'note' | 'chunk' =
-  process.argv.includes('--group') && process.argv[process.argv.indexOf('--group') + 1] === 'note' ? 'note' : 'chunk';
+/** One result per note, as the gateway answers by default; `--group chunk` scores the per-section shape. */
+const GROUP: 'note' | 'chunk' = arg('group', 'note') === 'chunk' ? 'chunk' : 'note';
+const SHOW: Half[] = (() => {
+  const h = arg('half', 'both');
+  if (h === 'both') return HALVES;
+  if (h === 'tune' || h === 'held-out') return [h];
+  throw new RangeError('--half must be tune, held-out or both');
+})();
+const DETAIL = flag('detail');
 
 function limits(): ConstructorParameters<typeof IndexView>[2] {
   return { defaultK: 10, maxK: 50, minScore: 0, defaultMode: 'hybrid', userId: 'default' };
+}
+
+/** The rankings to compare: the baseline first (the reference), today's, then each --variant over today's. */
+function configs(): Array<{ name: string; ranking: Ranking }> {
+  const out = [
+    { name: 'baseline', ranking: BASELINE_RANKING },
+    { name: 'now', ranking: DEFAULT_RANKING },
+  ];
+  process.argv.forEach((a, i) => {
+    if (a !== '--variant') return;
+    const spec = process.argv[i + 1] ?? '';
+    const eq = spec.indexOf('=');
+    if (eq <= 0) throw new RangeError(`--variant wants NAME=JSON, got ${spec}`);
+    out.push({ name: spec.slice(0, eq), ranking: withRanking(DEFAULT_RANKING, JSON.parse(spec.slice(eq + 1)) as RankingOverrides) });
+  });
+  return out;
 }
 
 /** Distinct note paths in rank order (first rank of each note kept). */
@@ -161,9 +194,11 @@ function notesOf(results: SearchResult[]): string[] {
 interface PerQuery {
   id: string;
   kind: Kind;
+  half: Half;
+  corpus: string;
   /** Rank (1-based, by note) of the first relevant note, null if none in the results. */
   rank: number | null;
-  /** For queries with a heading: a chunk under it among the first 5 chunks. */
+  /** For queries with a heading: a chunk under it among the first 5 results (or their `also`). */
   section: boolean | null;
   top: string[];
 }
@@ -178,10 +213,10 @@ interface Summary {
 }
 
 function summarise(rows: PerQuery[]): Summary {
-  const n = rows.length;
+  const n = Math.max(1, rows.length);
   const sec = rows.filter((r) => r.section !== null);
   return {
-    queries: n,
+    queries: rows.length,
     recallAt5: rows.filter((r) => r.rank !== null && r.rank <= 5).length / n,
     recallAt1: rows.filter((r) => r.rank === 1).length / n,
     mrrAt10: rows.reduce((s, r) => s + (r.rank !== null && r.rank <= 10 ? 1 / r.rank : 0), 0) / n,
@@ -196,139 +231,203 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
+type Slice = 'all' | Kind | 'tldr' | 'rust-book';
+const SLICES: Slice[] = ['all', 'paraphrase', 'keyword', 'tldr', 'rust-book'];
+type Table = Record<Half, Record<Slice, Record<Mode, Summary>>>;
+
+function tabulate(per: Record<Mode, PerQuery[]>): Table {
+  const pick = (rows: PerQuery[], h: Half, s: Slice): PerQuery[] =>
+    rows.filter((r) => r.half === h && (s === 'all' || r.kind === s || r.corpus === s));
+  return Object.fromEntries(
+    HALVES.map((h) => [
+      h,
+      Object.fromEntries(SLICES.map((s) => [s, Object.fromEntries(MODES.map((m) => [m, summarise(pick(per[m], h, s))]))])),
+    ]),
+  ) as Table;
+}
+
+interface Run {
+  name: string;
+  ranking: Ranking;
+  per: Record<Mode, PerQuery[]>;
+  tookMs: Record<Mode, number[]>;
+}
+
+/**
+ * Every query in every mode under every configuration, the configurations interleaved per query so that their
+ * search times are measured under the same load (this machine is shared).
+ */
+async function runAll(view: IndexView, queries: Query[], cfgs: Array<{ name: string; ranking: Ranking }>): Promise<Run[]> {
+  const runs: Run[] = cfgs.map((c) => ({ ...c, per: { bm25: [], vector: [], hybrid: [] }, tookMs: { bm25: [], vector: [], hybrid: [] } }));
+  for (const q of queries) {
+    for (const run of runs) {
+      for (const mode of MODES) {
+        const t0 = performance.now();
+        const res = await view.search({ query: q.query, k: K, mode, group: GROUP }, { ranking: run.ranking });
+        run.tookMs[mode].push(performance.now() - t0);
+        if (res.mode !== mode) throw new Error(`asked ${mode}, got ${res.mode}: ${res.degraded}`);
+        const notes = notesOf(res.results);
+        const want = new Set(q.relevant.map((r) => r.path));
+        const i = notes.findIndex((p) => want.has(p));
+        const headed = q.relevant.filter((r) => r.heading !== undefined);
+        const section =
+          headed.length === 0
+            ? null
+            : res.results
+                .slice(0, 5)
+                .flatMap((h) => [h, ...(h.also ?? []).map((a) => ({ ...a, path: h.path }))])
+                .some((h) => headed.some((r) => r.path === h.path && h.heading_path.includes(r.heading!)));
+        const corpus = q.relevant[0]!.path.split('/')[0]!;
+        run.per[mode].push({ id: q.id, kind: q.kind, half: q.half, corpus, rank: i < 0 ? null : i + 1, section, top: notes.slice(0, 5) });
+      }
+    }
+  }
+  return runs;
+}
+
+const pct = (x: number | null): string => (x === null ? '    – ' : `${(x * 100).toFixed(1).padStart(5)}%`);
+const pts = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}`;
+const dmrr = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`;
+
+/** Held-out goals of issue 18, judged on one configuration's table against the baseline's. */
+function goals(t: Table, base: Table): Array<{ goal: string; measured: string; met: boolean }> {
+  const h = t['held-out'].all;
+  const best = Math.max(h.bm25.recallAt5, h.vector.recallAt5);
+  const para = t['held-out'].paraphrase.hybrid.recallAt5;
+  const basePara = base['held-out'].paraphrase.hybrid.recallAt5;
+  return [
+    {
+      goal: 'hybrid recall@5 ≥ both single modes + 3 points',
+      measured: `${pct(h.hybrid.recallAt5).trim()} vs bm25 ${pct(h.bm25.recallAt5).trim()}, vector ${pct(h.vector.recallAt5).trim()}`,
+      met: h.hybrid.recallAt5 >= best + 0.03 - 1e-9,
+    },
+    {
+      goal: 'hybrid MRR@10 above both single modes',
+      measured: `${h.hybrid.mrrAt10.toFixed(3)} vs bm25 ${h.bm25.mrrAt10.toFixed(3)}, vector ${h.vector.mrrAt10.toFixed(3)}`,
+      met: h.hybrid.mrrAt10 > h.bm25.mrrAt10 && h.hybrid.mrrAt10 > h.vector.mrrAt10,
+    },
+    {
+      goal: "paraphrase recall@5 +15 points over the baseline's hybrid",
+      measured: `${pct(para).trim()} vs ${pct(basePara).trim()} (${pts(para - basePara)})`,
+      met: para >= basePara + 0.15 - 1e-9,
+    },
+  ];
+}
+
 async function main(): Promise<void> {
-  const queries = loadQueries();
+  // only the halves shown run: tuning never even computes the held-out figures
+  const queries = loadQueries().filter((q) => SHOW.includes(q.half));
   const built = await buildIndex();
   const view = new IndexView(built.dbFile, null, limits());
   view.provider = { state: 'ready', provider: await createUseLiteProvider({ cacheDir: built.modelsDir }) };
   await view.search({ query: 'warm up the model', k: K, mode: 'hybrid' });
 
-  const per: Record<Mode, PerQuery[]> = { bm25: [], vector: [], hybrid: [] };
-  const tookMs: Record<Mode, number[]> = { bm25: [], vector: [], hybrid: [] };
-  for (const q of queries) {
-    for (const mode of MODES) {
-      const t0 = performance.now();
-      const res = await view.search({ query: q.query, k: K, mode, group: GROUP });
-      tookMs[mode].push(performance.now() - t0);
-      if (res.mode !== mode) throw new Error(`asked ${mode}, got ${res.mode}: ${res.degraded}`);
-      const notes = notesOf(res.results);
-      const want = new Set(q.relevant.map((r) => r.path));
-      const i = notes.findIndex((p) => want.has(p));
-      const headed = q.relevant.filter((r) => r.heading !== undefined);
-      const section =
-        headed.length === 0
-          ? null
-          : res.results
-              .slice(0, 5)
-              .flatMap((h) => [h, ...(h.also ?? []).map((a) => ({ ...a, path: h.path }))])
-              .some((h) => headed.some((r) => r.path === h.path && h.heading_path.includes(r.heading!)));
-      per[mode].push({ id: q.id, kind: q.kind, rank: i < 0 ? null : i + 1, section, top: notes.slice(0, 5) });
-    }
-  }
+  const runs = (await runAll(view, queries, configs())).map((r) => ({
+    ...r,
+    table: tabulate(r.per),
+    ms: Object.fromEntries(MODES.map((m) => [m, median(r.tookMs[m])])) as Record<Mode, number>,
+  }));
   view.close();
+  const base = runs[0]!;
 
-  type Slice = 'all' | Kind | 'tldr' | 'rust-book';
-  const slices: Slice[] = ['all', 'paraphrase', 'keyword', 'tldr', 'rust-book'];
-  const corpusOf = (id: string): string => queries.find((q) => q.id === id)!.relevant[0]!.path.split('/')[0]!;
-  const pick = (rows: PerQuery[], s: Slice): PerQuery[] =>
-    s === 'all'
-      ? rows
-      : s === 'paraphrase' || s === 'keyword'
-        ? rows.filter((r) => r.kind === s)
-        : rows.filter((r) => corpusOf(r.id) === s);
-  const table: Record<Slice, Record<Mode, Summary>> = Object.fromEntries(
-    slices.map((s) => [s, Object.fromEntries(MODES.map((m) => [m, summarise(pick(per[m], s))]))]),
-  ) as Record<Slice, Record<Mode, Summary>>;
-
-  // Headroom: queries one of the single lists finds in its top 5 that hybrid misses, and the reverse.
-  const byId = (m: Mode) => new Map(per[m].map((r) => [r.id, r]));
-  const [b, v, h] = [byId('bm25'), byId('vector'), byId('hybrid')];
-  const hit5 = (r: PerQuery | undefined) => r !== undefined && r.rank !== null && r.rank <= 5;
-  const either = queries.filter((q) => hit5(b.get(q.id)) || hit5(v.get(q.id))).length / queries.length;
-  const lostByHybrid = queries.filter((q) => (hit5(b.get(q.id)) || hit5(v.get(q.id))) && !hit5(h.get(q.id))).map((q) => q.id);
-  const gainedByHybrid = queries.filter((q) => !hit5(b.get(q.id)) && !hit5(v.get(q.id)) && hit5(h.get(q.id))).map((q) => q.id);
-
-  const pct = (x: number | null) => (x === null ? '   –  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
-  const count = (k: Kind) => queries.filter((q) => q.kind === k).length;
+  const count = (k: Kind, h: Half) => queries.filter((q) => q.kind === k && q.half === h).length;
   console.log(
-    `\nretrieval quality, ${queries.length} queries (${count('paraphrase')} paraphrase, ${count('keyword')} keyword), k=${K} chunks per search, judged per note`,
+    `\nretrieval quality, ${queries.length} queries judged per note; k=${K}, group ${GROUP}; ` +
+      HALVES.map((h) => `${h}: ${count('paraphrase', h)} paraphrase + ${count('keyword', h)} keyword`).join(', '),
   );
-  console.log(`index: ${built.notes} notes, ${built.chunks} chunks; use-lite fp32; RRF as in actors/gateway/search.ts\n`);
-  console.log('slice       |  n  | metric     |   bm25  |  vector |  hybrid');
-  console.log('------------|-----|------------|---------|---------|--------');
-  for (const s of slices) {
-    const row = table[s];
-    const metrics: Array<[string, (x: Summary) => number | null]> = [
-      ['recall@5', (x) => x.recallAt5],
-      ['MRR@10', (x) => x.mrrAt10],
-      ['recall@1', (x) => x.recallAt1],
-    ];
-    if (row.hybrid.sectionAt5 !== null) metrics.push([`section@5`, (x) => x.sectionAt5]);
-    for (const [name, f] of metrics) {
-      const cells = MODES.map((m) => (name === 'MRR@10' ? `  ${f(row[m])!.toFixed(3)}` : ` ${pct(f(row[m]))}`));
-      const n = name === 'section@5' ? row.hybrid.sectionQueries : row.hybrid.queries;
-      console.log(
-        `${(name === 'recall@5' || name === 'section@5' ? s : '').padEnd(11)} | ${String(n).padStart(3)} | ${name.padEnd(10)} |${cells.join(' |')}`,
-      );
+  console.log(
+    `index: ${built.notes} notes, ${built.chunks} chunks; use-lite fp32; Δ = against the baseline ranking, same mode, same run\n`,
+  );
+  const slices: Slice[] = DETAIL ? SLICES : ['all', 'paraphrase'];
+  for (const h of SHOW) {
+    console.log(`${`${h} half`.padEnd(21)} | ${'recall@5 (Δ points)'.padStart(29).padEnd(42)} | ${'MRR@10 (Δ)'.padStart(26)}`);
+    console.log(`config     slice      |     bm25     |    vector    |    hybrid    |     bm25      |    vector     |    hybrid`);
+    for (const run of runs) {
+      for (const s of slices) {
+        const row = run.table[h][s];
+        const b = base.table[h][s];
+        const rec = MODES.map(
+          (m) => `${pct(row[m].recallAt5)} ${run === base ? '     ' : pts(row[m].recallAt5 - b[m].recallAt5).padStart(5)}`,
+        );
+        const mrr = MODES.map((m) => ` ${row[m].mrrAt10.toFixed(3)} ${run === base ? '      ' : dmrr(row[m].mrrAt10 - b[m].mrrAt10)}`);
+        console.log(`${(s === slices[0] ? run.name : '').padEnd(10)} ${s.padEnd(10)} | ${rec.join(' | ')} | ${mrr.join(' | ')}`);
+      }
+      if (DETAIL) {
+        // queries that name a heading: a chunk under it among the first 5 results or their `also`
+        const row = run.table[h].all;
+        const sec = MODES.map(
+          (m) =>
+            `${pct(row[m].sectionAt5)} ${run === base ? '     ' : pts((row[m].sectionAt5 ?? 0) - (base.table[h].all[m].sectionAt5 ?? 0)).padStart(5)}`,
+        );
+        console.log(
+          `${''.padEnd(10)} ${'section@5'.padEnd(10)} | ${sec.join(' | ')} | (${row.hybrid.sectionQueries} queries naming a heading)`,
+        );
+      }
+    }
+    console.log('');
+  }
+  if (SHOW.includes('held-out') && SHOW.includes('tune')) {
+    for (const run of runs.slice(1)) {
+      console.log(`goals on the held-out half, ${run.name}:`);
+      for (const g of goals(run.table, base.table)) console.log(`  ${g.met ? 'met ' : 'MISS'}  ${g.goal}: ${g.measured}`);
     }
   }
-  console.log(`\nbm25 or vector finds a relevant note in its top 5 for ${pct(either)} of queries (what a perfect fusion could reach)`);
-  console.log(`hybrid misses (top 5) where bm25 or vector alone hits: ${lostByHybrid.length} ${lostByHybrid.join(' ')}`);
-  console.log(`hybrid hits where neither alone does: ${gainedByHybrid.length} ${gainedByHybrid.join(' ')}`);
-  const lat = Object.fromEntries(MODES.map((m) => [m, median(tookMs[m])])) as Record<Mode, number>;
+  // configurations interleaved per query: the ratios compare like with like on a busy machine
+  const lat = runs
+    .map(
+      (r) =>
+        `${r.name} ${MODES.map((m) => `${m} ${r.ms[m].toFixed(1)}${r === base ? '' : ` (×${(r.ms[m] / base.ms[m]).toFixed(2)})`}`).join(', ')}`,
+    )
+    .join('; ');
   console.log(
-    `median search time incl. query embedding (ms): bm25 ${lat.bm25.toFixed(1)}, vector ${lat.vector.toFixed(1)}, hybrid ${lat.hybrid.toFixed(1)}`,
+    `median search time incl. query embedding, ms (× the baseline's), ${os.cpus()[0]?.model ?? 'unknown CPU'}, load ${os.loadavg()[0]!.toFixed(1)}: ${lat}`,
   );
 
   if (SHOW_MISSES) {
-    console.log('\nper query (rank of the first relevant note: bm25 / vector / hybrid; - = not in results)');
-    for (const q of queries) {
-      const r = MODES.map((m) => per[m].find((x) => x.id === q.id)!.rank ?? '-').join(' / ');
-      console.log(`${q.id.padEnd(8)} ${q.kind.padEnd(10)} ${r.padEnd(12)} ${q.query}`);
-      if (hit5(h.get(q.id))) continue;
-      console.log(`${''.padEnd(20)} want ${q.relevant.map((x) => x.path).join(', ')}; hybrid top: ${h.get(q.id)!.top.join(', ')}`);
+    const last = runs[runs.length - 1]!;
+    const shown = queries.filter((q) => SHOW.includes(q.half));
+    console.log(`\nper query, ${last.name} (rank of the first relevant note: bm25 / vector / hybrid; - = not in results)`);
+    for (const q of shown) {
+      const r = MODES.map((m) => last.per[m].find((x) => x.id === q.id)!.rank ?? '-').join(' / ');
+      console.log(`${q.id.padEnd(6)} ${q.half.padEnd(8)} ${q.kind.padEnd(10)} ${r.padEnd(12)} ${q.query}`);
+      const h = last.per.hybrid.find((x) => x.id === q.id)!;
+      if (h.rank !== null && h.rank <= 5) continue;
+      console.log(`${''.padEnd(20)} want ${q.relevant.map((x) => x.path).join(', ')}; hybrid top: ${h.top.join(', ')}`);
     }
   }
 
   mkdirSync(path.dirname(RESULTS), { recursive: true });
+  const now = runs[1]!;
   writeFileSync(
     RESULTS,
     JSON.stringify(
       {
         k: K,
+        group: GROUP,
         queries: queries.length,
-        byKind: { paraphrase: count('paraphrase'), keyword: count('keyword') },
+        halves: Object.fromEntries(HALVES.map((h) => [h, { paraphrase: count('paraphrase', h), keyword: count('keyword', h) }])),
         index: {
           notes: built.notes,
           chunks: built.chunks,
           buildSeconds: built.seconds,
           model: `use-lite@${useLitePackage().version} fp32`,
           chunker: CHUNKER_VERSION,
+          schema: SCHEMA_VERSION,
         },
         node: process.version,
-        table,
-        summary: [
-          ...MODES.map((m) => ({
-            figure: `${m}: recall@5 / MRR@10 over ${queries.length} queries (paraphrase ${count('paraphrase')}, keyword ${count('keyword')})`,
-            goal: '—',
-            measured: `${table.all[m].recallAt5.toFixed(3)} / ${table.all[m].mrrAt10.toFixed(3)}`,
-            met: null,
-          })),
-          {
-            figure: 'hybrid beats bm25 and vector on both recall@5 and MRR@10',
-            goal: 'yes',
-            measured: `recall@5 ${table.all.hybrid.recallAt5.toFixed(3)} vs ${table.all.bm25.recallAt5.toFixed(3)} / ${table.all.vector.recallAt5.toFixed(3)}`,
-            met: (['bm25', 'vector'] as const).every(
-              (m) => table.all.hybrid.recallAt5 > table.all[m].recallAt5 && table.all.hybrid.mrrAt10 > table.all[m].mrrAt10,
-            ),
-          },
-        ],
-        fusionHeadroom: { eitherRecallAt5: either, lostByHybrid, gainedByHybrid },
-        medianSearchMs: lat,
+        cpu: os.cpus()[0]?.model ?? null,
+        configs: runs.map((r) => ({ name: r.name, ranking: r.ranking, table: r.table, medianSearchMs: r.ms })),
+        summary:
+          SHOW.length < 2
+            ? null
+            : goals(now.table, base.table).map((g) => ({ figure: g.goal, goal: 'held-out half', measured: g.measured, met: g.met })),
         perQuery: queries.map((q) => ({
           id: q.id,
           kind: q.kind,
-          ranks: Object.fromEntries(MODES.map((m) => [m, per[m].find((x) => x.id === q.id)!.rank])),
+          half: q.half,
+          ranks: Object.fromEntries(
+            runs.map((r) => [r.name, Object.fromEntries(MODES.map((m) => [m, r.per[m].find((x) => x.id === q.id)!.rank]))]),
+          ),
         })),
       },
       null,

@@ -139,10 +139,11 @@ export interface SearchHit {
   /** ~200 characters of the chunk around the first keyword match, or its start when matched by vector only. */
   snippet: string;
   /**
-   * - vector: cosine similarity of the query and the chunk, -1..1 (unit vectors);
+   * - vector: cosine similarity of the query and the chunk, -1..1 (unit vectors); with `group: 'note'` the note's:
+   *   its best chunk's plus a tenth of each of its next two matching chunks' (ranking.ts);
    * - bm25: FTS5 bm25 mapped to 0..1 by `b / (1 + b)` with b = -bm25(), so it does not depend on the other hits;
-   * - hybrid: reciprocal rank fusion `Σ 1/(60 + rank)` over the bm25 and vector lists, divided by its maximum
-   *   2/61, so 1 means "first in both lists" (0..1).
+   * - hybrid: the bm25 and vector scores each min-max normalised over the candidates and added with weights 1 and
+   *   0.5, divided by 1.5 (0..1; 1 means top of both lists); per note with `group: 'note'` (ranking.ts).
    */
   score: number;
   sensitive: boolean;

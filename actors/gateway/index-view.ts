@@ -10,7 +10,7 @@ import type { SearchHit } from '../../messages/store.js';
 import { openIndex } from '../store-writer/schema.js';
 import { IndexReader } from '../store-writer/index-reader.js';
 import { hasUnspaced } from '../store-writer/unspaced-scripts.js';
-import { search } from './search.js';
+import { search, type SearchOptions } from './search.js';
 import { monotonicMs } from '../../supervisors/clock.js';
 import { sinceMs, type SearchBody } from './api-schema.js';
 
@@ -175,7 +175,8 @@ export class IndexView {
     };
   }
 
-  async search(body: SearchBody): Promise<SearchResponse> {
+  /** `opts` is for benches comparing settings; the gateway uses the defaults. */
+  async search(body: SearchBody, opts: SearchOptions = {}): Promise<SearchResponse> {
     const started = performance.now();
     this.#fresh();
     const l = this.limits;
@@ -220,6 +221,7 @@ export class IndexView {
         },
       },
       qv,
+      opts,
     );
     return {
       results: hits.map((h) => ({

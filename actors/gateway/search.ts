@@ -1,13 +1,14 @@
-// Hybrid search over the index: BM25 (FTS5) and vector KNN (coarse bit pass, exact re-score), fused by RRF.
+// Hybrid search over the index: BM25 (FTS5) and vector KNN (coarse bit pass, exact re-score), fused as ranking.ts says.
 import type { Database } from 'better-sqlite3';
 import type { SearchFilters, SearchHit, SearchRequest } from '../../messages/store.js';
 import { vectorDim } from '../store-writer/schema.js';
 import { prepared } from '../store-writer/statement-cache.js';
 import { type FtsQuery, ftsQuery } from './fts-query.js';
-import { CHUNKS_PER_NOTE, groupByNote, type Ranked } from './group-by-note.js';
-
-/** RRF's constant: damps the weight of the very first ranks so neither list dominates. */
-const RRF_K = 60;
+import { fuseLists } from './fusion.js';
+import { CHUNKS_PER_NOTE, groupByNote, type NoteGroup, type Ranked } from './group-by-note.js';
+import { COMPLETE_DEPTH, completeLists } from './note-rescore.js';
+import { type ChunkList, rankNotes } from './note-ranking.js';
+import { DEFAULT_RANKING, MIN_DEPTH, type Ranking } from './ranking.js';
 /**
  * Bit-vector candidates per wanted hit before exact re-scoring. Recall@10 against exact float KNN at 10:
  * 0.96 on 12k real universal-sentence-encoder vectors of the corpora (8: 0.95, 15: 0.98, 20: 0.99), 1.00 on
@@ -41,6 +42,8 @@ const SNIPPET_CHARS = 200;
 export interface SearchOptions {
   /** Overrides DEFAULT_OVERSAMPLE (the bench sweeps it). */
   oversample?: number;
+  /** Overrides DEFAULT_RANKING (the retrieval bench compares settings). */
+  ranking?: Ranking;
 }
 
 interface FilterSql {
@@ -70,35 +73,58 @@ function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32
     throw new Error(`query vector has ${queryVector.length} floats, the index holds vectors of ${dim}`);
   }
   const filters = filterSql(req.userId ?? 'default', req.filters ?? {});
+  const r = opts.ranking ?? DEFAULT_RANKING;
   const fts: FtsQuery = req.mode === 'vector' ? { table: 'memory_fts', terms: [] } : ftsQuery(req.query);
   const byNote = req.group === 'note';
+  const noteScored = byNote && r.note !== null;
   // chunks to rank: grouping folds a note's sections into one result, so a single list looks deeper (the vector
-  // pass's candidate count stays k × oversample: only the cheap exact re-score sees more); hybrid keeps its depth,
-  // so fusion ranks exactly as per chunk and grouping only reads further down the fused list
+  // pass's candidate count stays k × oversample: only the cheap exact re-score sees more); hybrid lists have their
+  // own depth, and without note-level scoring grouping only reads further down the fused list
   const want = byNote ? k * CHUNKS_PER_NOTE : k;
+  const fusing = req.mode === 'hybrid' && useVector;
+  const depthOf = (perK: number): number => (fusing ? Math.max(perK * k, MIN_DEPTH) : noteScored ? Math.max(want, perK * k) : want);
 
-  let ranked: Ranked[];
+  const lists: ChunkList[] = [];
   let keyword: Keyword = { ranked: [], match: null, table: fts.table };
-  if (req.mode === 'vector' || (req.mode === 'hybrid' && useVector)) {
+  // complete: each list is read deeper than it ranks, to score the other list's candidates too
+  const completing = r.complete && noteScored && fusing;
+  const deep: Ranked[][] = [];
+  if (req.mode !== 'vector') {
+    const depth = depthOf(r.depth.bm25);
+    keyword = bm25List(db, fts, filters, completing ? Math.max(depth, COMPLETE_DEPTH) : depth, r);
+    deep.push(keyword.ranked);
+    lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depth), weight: 1 });
+  }
+  if (req.mode === 'vector' || fusing) {
     const oversample = opts.oversample ?? DEFAULT_OVERSAMPLE;
-    const depth = req.mode === 'vector' ? want : Math.max(2 * k, 20);
-    const vec = useVector ? vectorList(db, queryVector, filters, k, depth, oversample) : [];
-    if (req.mode === 'vector') {
-      ranked = vec;
-    } else {
-      keyword = bm25List(db, fts, filters, depth);
-      ranked = fuse(keyword.ranked, vec);
+    const depth = depthOf(r.depth.vector);
+    const vec = useVector ? vectorList(db, queryVector, filters, k, completing ? Math.max(depth, COMPLETE_DEPTH) : depth, oversample) : [];
+    deep.push(vec);
+    lists.push({ kind: 'vector', items: vec.slice(0, depth), weight: r.fusion.vector });
+  }
+  // one list keeps its own scores (cosine, normalised bm25); two are fused
+  let ranked: Ranked[] = lists.length === 1 ? lists[0]!.items : fuseLists(lists, r.fusion);
+  const minScore = req.minScore;
+  let groups: NoteGroup[];
+  if (noteScored) {
+    let chunkLists = lists;
+    let docOf: Map<number, number> | undefined;
+    if (completing) {
+      const complete = completeLists(
+        db,
+        lists.map((l) => l.items),
+        deep,
+      );
+      chunkLists = lists.map((l, i) => ({ ...l, items: complete.lists[i]! }));
+      docOf = complete.docOf;
+      ranked = fuseLists(chunkLists, r.fusion);
     }
+    groups = rankNotes(db, { chunks: chunkLists, fused: ranked, ...(docOf && { docOf }) }, r.note!, r.fusion, k, minScore);
   } else {
-    keyword = bm25List(db, fts, filters, want);
-    ranked = keyword.ranked;
+    if (minScore !== undefined) ranked = ranked.filter((x) => x.score >= minScore);
+    if (!byNote) return materialise(db, ranked.slice(0, k), keyword);
+    groups = groupByNote(db, ranked, k);
   }
-  if (req.minScore !== undefined) {
-    const min = req.minScore;
-    ranked = ranked.filter((r) => r.score >= min);
-  }
-  if (!byNote) return materialise(db, ranked.slice(0, k), keyword);
-  const groups = groupByNote(db, ranked, k);
   const hits = new Map(
     materialise(
       db,
@@ -152,14 +178,15 @@ interface Keyword {
  * Without caller filters FTS5 ranks alone and the few best rows are then checked against the default filters
  * (widening when too many fail); with them, the join filters while matching.
  */
-function bm25List(db: Database, { table, terms }: FtsQuery, filters: FilterSql, limit: number): Keyword {
+function bm25List(db: Database, { table, terms }: FtsQuery, filters: FilterSql, limit: number, ranking: Ranking): Keyword {
   if (terms.length === 0) return { ranked: [], match: null, table };
   const match = withinBudget(db, table, terms, limit).join(' OR ');
+  const weights = bm25Weights(ranking);
   const score = (r: { id: number; b: number }): Ranked => ({ id: r.id, score: -r.b / (1 - r.b) });
   if (filters.selective) {
     const rows = prepared(
       db,
-      `SELECT ${table}.rowid AS id, bm25(${table}, 1.0, 2.0, 2.0) AS b
+      `SELECT ${table}.rowid AS id, bm25(${table}, ${weights}) AS b
        FROM ${table}
        CROSS JOIN memory_chunks c ON c.id = ${table}.rowid
        CROSS JOIN memory_documents d ON d.id = c.document_id
@@ -171,7 +198,7 @@ function bm25List(db: Database, { table, terms }: FtsQuery, filters: FilterSql, 
   for (let fetch = limit + 10; ; fetch *= 4) {
     const rows = prepared(
       db,
-      `SELECT rowid AS id, bm25(${table}, 1.0, 2.0, 2.0) AS b FROM ${table} WHERE ${table} MATCH ? ORDER BY b LIMIT ?`,
+      `SELECT rowid AS id, bm25(${table}, ${weights}) AS b FROM ${table} WHERE ${table} MATCH ? ORDER BY b LIMIT ?`,
     ).all(match, fetch) as Array<{ id: number; b: number }>;
     const pass = new Set(
       passing(
@@ -183,6 +210,12 @@ function bm25List(db: Database, { table, terms }: FtsQuery, filters: FilterSql, 
     const kept = rows.filter((r) => pass.has(r.id));
     if (kept.length >= limit || rows.length < fetch) return { ranked: kept.slice(0, limit).map(score), match, table };
   }
+}
+
+/** The `content, heading, title` weights for FTS5's bm25(). */
+function bm25Weights(ranking: Ranking): string {
+  const { content, heading, title } = ranking.columns;
+  return `${content}, ${heading}, ${title}`;
 }
 
 /** The terms to match: rarest first, adding more while the rows they match stay within MATCH_BUDGET. */
@@ -280,16 +313,6 @@ function exactFiltered(db: Database, qb: Buffer, filters: FilterSql, depth: numb
 
 function toCosine(r: { id: number; dist: number }): Ranked {
   return { id: r.id, score: 1 - r.dist };
-}
-
-/** Reciprocal rank fusion of the two lists, normalised so that first in both lists scores 1. */
-function fuse(a: Ranked[], b: Ranked[]): Ranked[] {
-  const scores = new Map<number, number>();
-  for (const list of [a, b]) {
-    list.forEach((r, i) => scores.set(r.id, (scores.get(r.id) ?? 0) + 1 / (RRF_K + i + 1)));
-  }
-  const max = 2 / (RRF_K + 1);
-  return [...scores].map(([id, s]) => ({ id, score: s / max })).sort((x, y) => y.score - x.score || x.id - y.id);
 }
 
 interface HitRow {

@@ -1,0 +1,23 @@
+// Complete scores for the candidate notes of a hybrid search: the notes either list ranks near the top are scored
+// from deeper bm25 and vector lists, so fusion compares each note on both kinds of evidence rather than on where
+// each list happened to cut off.
+import type { Database } from 'better-sqlite3';
+import type { Ranked } from './group-by-note.js';
+import { documentsOf } from './note-ranking.js';
+
+/**
+ * Chunks each deep list reads. FTS5 scores every matching row whatever the LIMIT, and the vector pass re-scores
+ * k × oversample candidates exactly whatever it returns, so reading deeper costs little; a candidate's chunk below
+ * the deep cut-off counts as absent (it scores near the bottom of that list anyway).
+ */
+export const COMPLETE_DEPTH = 100;
+
+/** `deep` lists kept to the chunks of the notes that `shallow` lists found, and the document of each chunk. */
+export function completeLists(db: Database, shallow: Ranked[][], deep: Ranked[][]): { lists: Ranked[][]; docOf: Map<number, number> } {
+  const docOf = documentsOf(
+    db,
+    [...shallow.flat(), ...deep.flat()].map((r) => r.id),
+  );
+  const docs = new Set(shallow.flat().map((r) => docOf.get(r.id)));
+  return { lists: deep.map((list) => list.filter((r) => docs.has(docOf.get(r.id)))), docOf };
+}
