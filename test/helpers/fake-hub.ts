@@ -35,6 +35,7 @@ export class FakeHub {
   readonly #truncate = new Map<string, { at: number; times: number }>();
   readonly #corrupt = new Map<string, number>();
   readonly #held = new Map<string, Promise<void>>();
+  readonly #waiters: Array<{ match: (r: HubRequest) => boolean; resolve: () => void }> = [];
   #ignoreRange = false;
   #port = 0;
 
@@ -96,6 +97,13 @@ export class FakeHub {
     this.#ignoreRange = on;
   }
 
+  /** Resolves once a request whose path includes `part` (and of `method`) has arrived. */
+  requested(part: string, method?: string): Promise<void> {
+    const match = (r: HubRequest) => r.path.includes(part) && (!method || r.method === method);
+    if (this.requests.some(match)) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ match, resolve }));
+  }
+
   /** Requests whose path includes `part` (e.g. a file name), optionally only GETs. */
   count(part: string, method?: string): number {
     return this.requests.filter((r) => r.path.includes(part) && (!method || r.method === method)).length;
@@ -109,12 +117,17 @@ export class FakeHub {
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     const path = decodeURIComponent(url.pathname);
-    this.requests.push({
+    const seen: HubRequest = {
       method: req.method ?? 'GET',
       path,
       range: req.headers.range ?? null,
       ifRange: (req.headers['if-range'] as string | undefined) ?? null,
-    });
+    };
+    this.requests.push(seen);
+    for (const w of this.#waiters.filter((x) => x.match(seen))) {
+      this.#waiters.splice(this.#waiters.indexOf(w), 1);
+      w.resolve();
+    }
     const cdn = /^\/cdn\/([0-9a-f]{64})\/(.+)$/.exec(path);
     if (cdn) return this.#serveBytes(req, res, cdn[2]!, this.#blobs.get(cdn[1]!), cdn[1]!);
     const m = /^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(url.pathname);

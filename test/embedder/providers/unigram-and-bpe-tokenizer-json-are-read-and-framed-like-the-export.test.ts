@@ -12,7 +12,10 @@ async function folder(t: Test, kind: TokenizerKind) {
   const files = makeExport(kind);
   await writeExport(dir, files);
   const json = JSON.parse(files['tokenizer.json']!.toString()) as { model: { vocab: unknown } };
-  const vocab = kind === 'unigram' ? new Map((json.model.vocab as Array<[string, number]>).map(([p], i) => [p, i])) : new Map(Object.entries(json.model.vocab as Record<string, number>));
+  const vocab =
+    kind === 'unigram'
+      ? new Map((json.model.vocab as Array<[string, number]>).map(([p], i) => [p, i]))
+      : new Map(Object.entries(json.model.vocab as Record<string, number>));
   const ids = (tokens: string[]) => tokens.map((tok) => vocab.get(tok) ?? -1);
   return { dir, ids };
 }
