@@ -14,6 +14,10 @@ export interface Args {
   mode?: string;
   group?: string;
   agent?: string;
+  /** `models pull`: the revision, ONNX file and hub (or mirror) to fetch from. */
+  revision?: string;
+  file?: string;
+  hubUrl?: string;
   rest: string[];
 }
 
@@ -32,6 +36,9 @@ export function parseArgs(argv: string[]): Args {
       mode: { type: 'string' },
       group: { type: 'string' },
       agent: { type: 'string' },
+      revision: { type: 'string' },
+      file: { type: 'string' },
+      'hub-url': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -54,6 +61,9 @@ export function parseArgs(argv: string[]): Args {
     mode: values.mode,
     group: values.group,
     agent: values.agent,
+    revision: values.revision,
+    file: values.file,
+    hubUrl: values['hub-url'],
     rest: positionals,
   };
 }
