@@ -1,7 +1,7 @@
 // HTTP against a hub with Hugging Face's layout (`/<org>/<name>/resolve/<revision>/<file>`): a HEAD for a file's size,
 // ETag and commit (following relative redirects, stopping at the CDN's absolute one, as huggingface_hub does), and a
 // GET that streams into a temp file, resuming with Range / If-Range from the bytes a cut-off attempt left.
-import { open, stat, unlink } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { VERSION } from '../../../supervisors/runtime/version.js';
@@ -24,6 +24,8 @@ export class HubError extends Error {
 export interface FileMeta {
   /** Where to GET the bytes: the resolve URL, or the CDN URL it redirects to. */
   location: string;
+  /** `location` is the CDN's (another host): its URL names the content (sha256), and its own ETags are not the hub's. */
+  cdn: boolean;
   size: number | null;
   /** Normalised: no W/ prefix, no quotes. The sha256 for LFS files, the git blob sha1 for small ones. */
   etag: string | null;
@@ -60,9 +62,9 @@ export async function headFile(url: string): Promise<FileMeta | null> {
         at = new URL(loc, at).href;
         continue;
       }
-      return meta(new URL(loc, at).href, h);
+      return meta(new URL(loc, at).href, h, true);
     }
-    if (res.ok) return meta(at, h);
+    if (res.ok) return meta(at, h, false);
     const code = h.get('x-error-code');
     if (res.status === 404 && (code === 'EntryNotFound' || code === null)) return null;
     throw statusError(at, res.status, code);
@@ -70,10 +72,11 @@ export async function headFile(url: string): Promise<FileMeta | null> {
   throw new HubError('server', `${url}: more than ${MAX_REDIRECTS} redirects`);
 }
 
-function meta(location: string, h: Headers): FileMeta {
+function meta(location: string, h: Headers, cdn: boolean): FileMeta {
   const size = Number(h.get('x-linked-size') ?? h.get('content-length') ?? Number.NaN);
   return {
     location,
+    cdn,
     size: Number.isSafeInteger(size) && size >= 0 ? size : null,
     etag: normaliseEtag(h.get('x-linked-etag') ?? h.get('etag')),
     commit: h.get('x-repo-commit'),
@@ -110,37 +113,47 @@ export interface FetchOutcome {
  * breaks, node's 'data' events hand over every byte that arrived, so a resume loses nothing.
  */
 export async function fetchInto(meta: FileMeta, temp: string, onBytes: (total: number) => void): Promise<FetchOutcome> {
-  const have = (await stat(temp).catch(() => null))?.size ?? 0;
-  const ask: Record<string, string> = { ...headers };
-  if (have > 0) {
-    ask['range'] = `bytes=${have}-`;
-    if (meta.etag) ask['if-range'] = `"${meta.etag}"`;
-  }
-  const res = await get(meta.location, ask);
-  if (res.statusCode === 416 && have > 0 && meta.size !== null && have >= meta.size) {
-    res.resume();
-    return { complete: true, bytes: have, resumed: true, error: null }; // already whole
-  }
-  if (res.statusCode !== 200 && res.statusCode !== 206) {
-    res.resume();
-    throw statusError(meta.location, res.statusCode ?? 0, String(res.headers['x-error-code'] ?? '') || null);
-  }
-  const resumed = res.statusCode === 206 && contentRangeStart(res.headers['content-range'] ?? null) === have;
-  if (res.statusCode === 206 && !resumed) {
-    // a range we did not ask for: start over cleanly
-    res.destroy();
-    await unlink(temp).catch(() => undefined);
-    return { complete: false, bytes: 0, resumed: false, error: `unexpected Content-Range ${res.headers['content-range']}` };
-  }
-  const fh = await open(temp, resumed ? 'a' : 'w');
-  let bytes = resumed ? have : 0;
+  // opened before the request: from the response on, nothing may be awaited until its listeners are on, or a body
+  // cut off meanwhile would end unseen (and its bytes be dropped)
+  const fh = await open(temp, 'a');
   try {
+    const have = (await fh.stat()).size;
+    const ask: Record<string, string> = { ...headers };
+    if (have > 0) {
+      ask['range'] = `bytes=${have}-`;
+      // the hub's own host: the rest only if the file is still the one begun (If-Range); a CDN URL names its content
+      // and answers with ETags of its own, so there an If-Range would only ever cost the whole file again
+      if (meta.etag && !meta.cdn) ask['if-range'] = `"${meta.etag}"`;
+    }
+    const res = await get(meta.location, ask);
+    if (res.statusCode === 416 && have > 0 && meta.size !== null && have >= meta.size) {
+      res.resume();
+      return { complete: true, bytes: have, resumed: true, error: null }; // already whole
+    }
+    if (res.statusCode !== 200 && res.statusCode !== 206) {
+      res.resume();
+      throw statusError(meta.location, res.statusCode ?? 0, String(res.headers['x-error-code'] ?? '') || null);
+    }
+    const resumed = res.statusCode === 206 && contentRangeStart(res.headers['content-range']) === have;
+    if (res.statusCode === 206 && !resumed) {
+      // a range we did not ask for: start over cleanly
+      res.destroy();
+      await fh.truncate(0);
+      return { complete: false, bytes: 0, resumed: false, error: `unexpected Content-Range ${res.headers['content-range']}` };
+    }
+    let bytes = resumed ? have : 0;
     const error = await new Promise<string | null>((resolve) => {
-      let writing: Promise<unknown> = Promise.resolve();
+      // a whole body (200) replaces what was there; appends then start at 0
+      let writing: Promise<unknown> = resumed ? Promise.resolve() : fh.truncate(0);
       let queued = 0;
       let failed: string | null = null;
-      const idle = () => res.destroy(new Error(`no data for ${IDLE_TIMEOUT_MS / 1000} s`));
-      res.setTimeout(IDLE_TIMEOUT_MS, idle);
+      let settled = false;
+      const settle = (err: string | null) => {
+        if (settled) return;
+        settled = true;
+        void writing.then(() => resolve(failed ?? err));
+      };
+      res.setTimeout(IDLE_TIMEOUT_MS, () => res.destroy(new Error(`no data for ${IDLE_TIMEOUT_MS / 1000} s`)));
       res.on('data', (chunk: Buffer) => {
         queued += chunk.length;
         if (queued > MAX_QUEUED) res.pause(); // the disk is behind: let TCP hold the rest
@@ -158,12 +171,6 @@ export async function fetchInto(meta: FileMeta, temp: string, onBytes: (total: n
           if (queued <= MAX_QUEUED && res.isPaused()) res.resume();
         });
       });
-      let settled = false;
-      const settle = (err: string | null) => {
-        if (settled) return;
-        settled = true;
-        void writing.then(() => resolve(failed ?? err));
-      };
       res.on('error', (err) => settle(describe(err)));
       // 'close' comes after the last 'data' whether the body ended or the connection broke
       res.on('close', () => settle(res.complete ? null : 'the connection was cut'));

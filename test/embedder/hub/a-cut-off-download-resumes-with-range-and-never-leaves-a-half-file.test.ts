@@ -1,5 +1,5 @@
-// A download cut off mid-file is resumed with Range (If-Range: its ETag) from the bytes already on disk, and the
-// file only ever appears in place whole; a server without Range support is read again from the start.
+// A download cut off mid-file is resumed with Range from the bytes already on disk (If-Range: its ETag, on the hub's
+// own host), and the file only ever appears in place whole; a server without Range support is read again from the start.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { collect, specFor } from './helpers/spec.js';
 
 const MODEL = 'onnx/model.onnx';
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const gitBlob = (b: Buffer) => createHash('sha1').update(`blob ${b.length}\0`).update(b).digest('hex');
 
 t.test('a cut-off ONNX file is resumed from where it stopped', async (t) => {
   const hub = await FakeHub.start();
@@ -20,17 +21,28 @@ t.test('a cut-off ONNX file is resumed from where it stopped', async (t) => {
   hub.publish('acme/resume', files);
   const half = Math.floor(bytes.length / 2);
   hub.truncate(MODEL, half);
+  const tokenizer = files['tokenizer.json']!;
+  hub.truncate('tokenizer.json', 100); // a small file, served by the hub itself
   const ev = collect();
   const got = await ensureHubModel(specFor(hub.url, t.testdir(), 'acme/resume'), ev.on);
   const retries = ev.of('retry');
-  t.equal(retries.length, 1);
-  t.equal(retries[0]?.reason, 'truncated', 'the cut-off is refused with its reason');
-  t.equal(retries[0]?.file, MODEL);
+  t.same(
+    retries.map((r) => [r.file, r.reason]),
+    [
+      ['tokenizer.json', 'truncated'],
+      [MODEL, 'truncated'],
+    ],
+    'each cut-off is refused with its reason',
+  );
   const gets = hub.requests.filter((r) => r.method === 'GET' && r.path.includes('/cdn/'));
   t.equal(gets.length, 2);
   t.equal(gets[0]?.range, null);
   t.equal(gets[1]?.range, `bytes=${half}-`, 'the second GET asks only for the rest');
-  t.equal(gets[1]?.ifRange, `"${sha256(bytes)}"`, 'guarded by the ETag, so a changed file is sent whole');
+  t.equal(gets[1]?.ifRange, null, 'the CDN URL names its content: no If-Range');
+  const tok = hub.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/tokenizer.json'));
+  t.equal(tok[1]?.range, 'bytes=100-');
+  t.equal(tok[1]?.ifRange, `"${gitBlob(tokenizer)}"`, "on the hub's host, guarded by the file's ETag");
+  t.same(readFileSync(path.join(got.dir, 'tokenizer.json')), tokenizer);
   t.same(readFileSync(path.join(got.dir, MODEL)), bytes, 'the file is whole and right');
   t.equal(got.manifest.files[MODEL]?.sha256, sha256(bytes));
   t.notOk(existsSync(path.join(got.dir, `${MODEL}.incomplete`)));
