@@ -19,6 +19,10 @@ export interface Args {
   /** run: the day a job is for (YYYY-MM-DD) and the calendar event (UID) a meeting note is for. */
   date?: string;
   event?: string;
+  /** `models pull`: the revision, ONNX file and hub (or mirror) to fetch from. */
+  revision?: string;
+  file?: string;
+  hubUrl?: string;
   rest: string[];
 }
 
@@ -40,6 +44,9 @@ export function parseArgs(argv: string[]): Args {
       since: { type: 'string' },
       date: { type: 'string' },
       event: { type: 'string' },
+      revision: { type: 'string' },
+      file: { type: 'string' },
+      'hub-url': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -65,6 +72,9 @@ export function parseArgs(argv: string[]): Args {
     since: values.since,
     date: values.date,
     event: values.event,
+    revision: values.revision,
+    file: values.file,
+    hubUrl: values['hub-url'],
     rest: positionals,
   };
 }

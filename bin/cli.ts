@@ -10,6 +10,9 @@ const USAGE = `memvault — a memory vault daemon for AI agents
   memvault status  [--vault DIR] [--json] [--files]
   memvault reindex [--vault DIR] [--config FILE]                      rebuild the index with the configured model
   memvault doctor  [--vault DIR] [--config FILE]                      check vault, model, sqlite-vec, config
+  memvault models list [--vault DIR] [--config FILE] [--json]         cached models, their size, which one built the index
+  memvault models pull [ORG/NAME] [--revision R] [--file F] [--hub-url URL] [--vault DIR] [--config FILE]
+                                                                      download a hub model ahead of time (default: the configured one)
   memvault mcp     --vault DIR [--config FILE] [--agent NAME]         MCP over stdio (uses the running daemon, or starts one)
   memvault run     JOB [--vault DIR] [--config FILE] [--date YYYY-MM-DD] [--event UID] [--json]   run a scheduled job now
   memvault jobs    [--vault DIR] [--json]                             the scheduled jobs: next run, last run and outcome
@@ -44,6 +47,9 @@ export async function main(argv: string[]): Promise<void> {
         break;
       case 'doctor':
         code = await (await import('./commands/doctor.js')).doctorCommand(a);
+        break;
+      case 'models':
+        code = await (await import('./commands/models.js')).modelsCommand(a);
         break;
       case 'mcp':
         code = await (await import('./commands/mcp.js')).mcpCommand(a);

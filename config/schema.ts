@@ -23,6 +23,48 @@ const chunkerSchema = z
   })
   .strict();
 
+/** A path inside a hub repository: relative, no `..`, no backslashes. */
+const repoPath = z
+  .string()
+  .min(1)
+  .regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\\\0]+$/, 'must be a path inside the repository, e.g. onnx/model.onnx');
+
+const onnxSchema = z
+  .object({
+    /** A folder holding the export (laid out by hand). */
+    model_dir: z.string().min(1).optional(),
+    /** Or a hub repository, downloaded at first use into <data dir>/models/<org>--<name>@<revision>/. */
+    hub: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be <org>/<name>, e.g. BAAI/bge-small-en-v1.5')
+      .optional(),
+    revision: z
+      .string()
+      .regex(/^(?!.*\.\.)[A-Za-z0-9_./-]+$/, 'must be a branch, tag or commit')
+      .optional(),
+    file: repoPath.optional(),
+    /** sha256 (hex) of the ONNX file, or per repository path: a download that differs is refused. */
+    sha256: z
+      .union([
+        z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits'),
+        z.record(repoPath, z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits')),
+      ])
+      .optional(),
+    hub_url: z.string().url().optional(),
+    name: z.string().optional(),
+    max_tokens: z.number().int().positive().optional(),
+    query_prefix: z.string().max(1000).optional(),
+    passage_prefix: z.string().max(1000).optional(),
+  })
+  .strict()
+  .superRefine((o, ctx) => {
+    if (!o.model_dir === !o.hub)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [], message: 'set exactly one of model_dir (a folder) or hub (<org>/<name>)' });
+    if (!o.hub)
+      for (const k of ['revision', 'file', 'sha256', 'hub_url'] as const)
+        if (o[k] !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [k], message: 'only applies with hub' });
+  });
+
 const embedderSchema = z
   .object({
     provider: z.enum(['use-lite', 'onnx', 'openai']).default('use-lite'),
@@ -33,10 +75,7 @@ const embedderSchema = z
     // niceness of the bulk embedding threads (Linux): while a backlog is embedded, searches, agents' writes and the
     // daemon's own threads get the CPU first; 0 runs them at the daemon's priority
     nice: z.number().int().min(0).max(19).default(10),
-    onnx: z
-      .object({ model_dir: z.string().min(1), name: z.string().optional(), max_tokens: z.number().int().positive().optional() })
-      .strict()
-      .optional(),
+    onnx: onnxSchema.optional(),
     openai: z
       .object({
         base_url: z.string().url(),
@@ -50,7 +89,7 @@ const embedderSchema = z
   .strict()
   .superRefine((e, ctx) => {
     if (e.provider === 'onnx' && !e.onnx)
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['onnx'], message: 'provider "onnx" needs embedder.onnx.model_dir' });
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['onnx'], message: 'provider "onnx" needs embedder.onnx.hub or model_dir' });
     if (e.provider === 'openai' && !e.openai)
       ctx.addIssue({
         code: z.ZodIssueCode.custom,

@@ -8,10 +8,13 @@ export interface TokenCounter {
   readonly maxTokens: number;
 }
 
+/** What a text is: models trained with prompts (e5's `query: ` / `passage: `) embed the two differently. */
+export type EmbedKind = 'query' | 'passage';
+
 export interface EmbeddingProvider {
   readonly info: ModelInfo;
   readonly tokens: TokenCounter;
-  /** Unit-length vectors, one per text, each `info.dim` long. */
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /** Unit-length vectors, one per text, each `info.dim` long; `kind` defaults to 'passage' (what is indexed). */
+  embed(texts: string[], kind?: EmbedKind): Promise<Float32Array[]>;
   close(): Promise<void>;
 }

@@ -5,6 +5,8 @@ export type ProviderFailureReason =
   | 'model_missing' // onnx: model.onnx or tokenizer files not found
   | 'model_invalid' // onnx: model.onnx unreadable, wrong inputs, or fails a probe run
   | 'tokenizer_invalid' // onnx: tokenizer.json / vocab.txt present but unusable
+  | 'model_unavailable' // onnx hub: not cached and the hub (or mirror) cannot be reached: keyword-only until pulled
+  | 'checksum_mismatch' // onnx hub: a file's sha256 differs from the pinned (or first recorded) one
   | 'endpoint_unreachable' // openai: connection refused, DNS failure, or timeout
   | 'endpoint_error' // openai: HTTP error status (after bounded retries on 429/5xx)
   | 'bad_response'; // openai: 2xx with a body that is not a usable embeddings response
@@ -22,14 +24,24 @@ export function isProviderError(err: unknown): err is ProviderError {
   return err instanceof Error && typeof (err as { code?: unknown }).code === 'string';
 }
 
-/** A sentence-transformers ONNX export on disk (all-MiniLM-L6-v2 layout). */
+/** A sentence-transformers ONNX export on disk (all-MiniLM-L6-v2 layout, or a hub download). */
 export interface OnnxProviderOptions {
   /** Folder holding model.onnx (or onnx/model.onnx) and tokenizer.json or vocab.txt. */
   modelDir: string;
+  /** The ONNX file's path inside `modelDir`; default model.onnx, else onnx/model.onnx. */
+  modelFile?: string;
+  /** The file's sha256 when it was just verified (a hub download's manifest), so loading does not hash it again. */
+  modelSha256?: string;
   /** Model name recorded in the index; defaults to the folder's name. */
   name?: string;
-  /** WordPiece tokens the model attends to, not counting [CLS] and [SEP]. Default 256. */
+  /**
+   * Tokens the model attends to, prompt included, special tokens not. Default: the export's max_seq_length less
+   * its special tokens, at most 512; 256 when the export states none.
+   */
   maxTokens?: number;
+  /** Prompts before queries and indexed passages; default the export's own, else its family's (e5, nomic, bge). */
+  queryPrefix?: string;
+  passagePrefix?: string;
   /** onnxruntime intra-op threads; default lets onnxruntime choose. */
   intraOpThreads?: number;
 }

@@ -6,7 +6,7 @@ import { boot } from '../../supervisors/runtime/boot.js';
 import { assertNever } from '../../messages/common.js';
 import type { ChunkerMsg } from '../../messages/to-chunker.js';
 import type { FileFailReason } from '../../messages/to-store.js';
-import type { Sends } from '../../supervisors/actors.js';
+import { ACTORS, type Sends } from '../../supervisors/actors.js';
 import type { TokenCounter } from '../../messages/embedding.js';
 import { providerSettings, tokenCounterFor } from '../embedder/factory.js';
 import { locateNote } from '../watcher/scan.js';
@@ -28,7 +28,25 @@ function readFailure(err: unknown): { reason: FileFailReason; message: string } 
   return { reason, message: `${code}: ${(err as Error).message}` };
 }
 
-runActor<ChunkerMsg, Sends<'chunker'>, TokenCounter>(
+interface State {
+  /** The model's tokenizer, loading beside start-up: a hub model's may still be downloading (first use). */
+  tokens: Promise<TokenCounter>;
+}
+
+/** Well inside the stall watchdog's limit (none when `supervisor.stall_ms` is 0). */
+const TICK_MS = Math.max(10, Math.min(250, (cfg.supervisor.stall_ms * ACTORS.chunker.stall) / 4 || 250));
+
+/** The tokenizer; a note that arrives before it is ready waits, telling the stall watchdog it is not hung. */
+async function tokensFor(ctx: { state: State; progress(): void }): Promise<TokenCounter> {
+  const tick = setInterval(() => ctx.progress(), TICK_MS);
+  try {
+    return await ctx.state.tokens;
+  } finally {
+    clearInterval(tick);
+  }
+}
+
+runActor<ChunkerMsg, Sends<'chunker'>, State>(
   async (msg, ctx) => {
     switch (msg.type) {
       case 'chunker.file_changed': {
@@ -69,8 +87,9 @@ runActor<ChunkerMsg, Sends<'chunker'>, TokenCounter>(
           ctx.emit({ type: 'store.touch', path: msg.path, mtimeMs: msg.mtimeMs, size: msg.size, contentHash });
           return;
         }
-        const r = parseNote(msg.path, bytes, ctx.state, {
-          maxTokens: cfg.chunker.max_tokens ?? ctx.state.maxTokens,
+        const tokens = await tokensFor(ctx);
+        const r = parseNote(msg.path, bytes, tokens, {
+          maxTokens: cfg.chunker.max_tokens ?? tokens.maxTokens,
           overlapTokens: cfg.chunker.overlap_tokens,
           maxBytes: cfg.chunker.max_file_bytes,
         });
@@ -87,9 +106,13 @@ runActor<ChunkerMsg, Sends<'chunker'>, TokenCounter>(
         assertNever(msg.type);
     }
   },
-  async () => {
-    const { counter, approximate } = await tokenCounterFor(providerSettings(cfg));
-    if (approximate) log.warn({ event: 'embedder_unavailable', detail: approximate }, 'chunks sized with an approximate token count');
-    return counter;
+  () => {
+    // not awaited: a hub model downloading at first use must not hold up the daemon's start
+    const tokens = tokenCounterFor(providerSettings(cfg)).then(({ counter, approximate }) => {
+      if (approximate) log.warn({ event: 'embedder_unavailable', detail: approximate }, 'chunks sized with an approximate token count');
+      return counter;
+    });
+    tokens.catch(() => undefined); // a failure surfaces in the first note that needs it
+    return { tokens };
   },
 );

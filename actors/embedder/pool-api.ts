@@ -40,5 +40,5 @@ export async function remoteQueryProvider(
 ): Promise<Pick<EmbeddingProvider, 'info' | 'embed'>> {
   const probe = await run('query', { settings, texts: ['memvault'] });
   const info: ModelInfo = probe.info;
-  return { info, embed: async (texts) => splitRows(await run('query', { settings, texts })) };
+  return { info, embed: async (texts, kind) => splitRows(await run('query', { settings, texts, kind })) };
 }

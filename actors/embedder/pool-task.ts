@@ -1,6 +1,6 @@
 // The piscina task: each pool thread lazily builds one single-threaded provider and embeds the batches it is given.
 import type { ModelInfo } from '../../messages/common.js';
-import type { EmbeddingProvider } from '../../messages/embedding.js';
+import type { EmbeddingProvider, EmbedKind } from '../../messages/embedding.js';
 import { workerData } from 'node:worker_threads';
 import { niceThisThread } from '../../supervisors/runtime/thread-priority.js';
 import { createProvider, type ProviderSettings } from './factory.js';
@@ -13,6 +13,8 @@ let provider: Promise<EmbeddingProvider> | null = null;
 export interface EmbedTask {
   settings: ProviderSettings;
   texts: string[];
+  /** 'query' for the gateway's searches (a model with prompts embeds them differently); default 'passage'. */
+  kind?: EmbedKind;
 }
 /** All vectors in one buffer (rows of `dim`). */
 export interface EmbedResult {
@@ -30,7 +32,7 @@ export default async function embedTask(task: EmbedTask): Promise<EmbedResult> {
     provider = null; // let a later task retry (e.g. an endpoint that comes back)
     throw err;
   }
-  const vectors = await p.embed(task.texts);
+  const vectors = await p.embed(task.texts, task.kind);
   const dim = p.info.dim;
   const data = new Float32Array(vectors.length * dim);
   vectors.forEach((v, i) => data.set(v, i * dim));

@@ -10,7 +10,7 @@ import type { GatewayMsg } from '../../messages/to-gateway.js';
 import type { Asks, Sends } from '../../supervisors/actors.js';
 import { IndexWaiter, MessageWriteBackend, WRITE_TIMEOUT_MS } from './write-backend.js';
 import { splitListen } from '../../config/load.js';
-import { providerSettings } from '../embedder/factory.js';
+import { modelBusy, providerSettings } from '../embedder/factory.js';
 import { poolClient, remoteQueryProvider } from '../embedder/pool-api.js';
 import { createHttpServer } from './http-server.js';
 import { IndexView } from './index-view.js';
@@ -63,7 +63,9 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
     // the model runs in main's one-thread `query` pool, not here: a gateway restart never kills a thread inside
     // onnxruntime, and the restarted gateway finds the model loaded
     if (!b.port) throw new Error("the gateway needs workerData.port to main's embedding pools");
-    view.providerSettled = remoteQueryProvider(poolClient(b.port), providerSettings(cfg)).then(
+    const settings = providerSettings(cfg);
+    view.providerBusy = () => modelBusy(settings); // a hub model downloading at first use: do not make searches wait for it
+    view.providerSettled = remoteQueryProvider(poolClient(b.port), settings).then(
       (provider) => {
         view.provider = { state: 'ready', provider };
       },

@@ -87,6 +87,8 @@ export class IndexView {
   provider: ProviderState = { state: 'starting' };
   /** Settles when the provider leaves `starting`; a search that needs vectors waits for it (bounded) rather than degrade. */
   providerSettled: Promise<unknown> | null = null;
+  /** While starting: why it will take long (a model downloading), so searches answer by keyword at once instead of waiting. */
+  providerBusy: (() => string | null) | null = null;
 
   constructor(
     dbFile: string,
@@ -130,7 +132,8 @@ export class IndexView {
   #vectorAvailability(): { available: boolean; reason: string | null; stored: ModelInfo | null } {
     const stored = this.#reader.model();
     const p = this.provider;
-    if (p.state === 'starting') return { available: false, reason: 'embedder_starting: the model is loading', stored };
+    if (p.state === 'starting')
+      return { available: false, reason: `embedder_starting: ${this.providerBusy?.() ?? 'the model is loading'}`, stored };
     if (p.state === 'unavailable') return { available: false, reason: `embedder_unavailable: ${p.reason}`, stored };
     if (stored && modelKey(stored) !== modelKey(p.provider.info))
       return {
@@ -167,7 +170,7 @@ export class IndexView {
       embedder: {
         state: b ? (EMBEDDER_STATES[b.get('embedderState')] ?? 'starting') : p.state,
         model: p.state === 'ready' ? p.provider.info : null,
-        reason: p.state === 'unavailable' ? p.reason : null,
+        reason: p.state === 'unavailable' ? p.reason : p.state === 'starting' ? (this.providerBusy?.() ?? null) : null,
       },
       vector_search: { available: v.available, reason: v.reason },
       store: storeState(b),
@@ -182,7 +185,7 @@ export class IndexView {
     const l = this.limits;
     const asked = body.mode ?? l.defaultMode;
     const k = Math.min(body.k ?? l.defaultK, l.maxK);
-    if (asked !== 'bm25' && this.provider.state === 'starting' && this.providerSettled)
+    if (asked !== 'bm25' && this.provider.state === 'starting' && this.providerSettled && !this.providerBusy?.())
       await Promise.race([this.providerSettled, new Promise((r) => setTimeout(r, PROVIDER_WAIT_MS).unref())]);
     const v = this.#vectorAvailability();
     let mode = asked;
@@ -195,7 +198,7 @@ export class IndexView {
         degraded = `model_cannot_read_script: the ${this.provider.provider.info.name} model reads English only; this query was searched by keyword (configure a multilingual onnx model for semantic search in other scripts)`;
         mode = 'bm25';
       } else if (v.available && this.provider.state === 'ready') {
-        const [vec] = await this.provider.provider.embed([body.query]);
+        const [vec] = await this.provider.provider.embed([body.query], 'query');
         qv = vec ?? null;
       } else {
         degraded = v.reason;

@@ -5,6 +5,8 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { configFor, EXIT, type Args } from '../args.js';
 import { createProvider, providerSettings } from '../../actors/embedder/factory.js';
+import { readManifest, type HubSpec } from '../../actors/embedder/providers/hub-cache.js';
+import { headFile, resolveUrl } from '../../actors/embedder/providers/hub-http.js';
 import { describeCpuFeatures, kernelPaths, probeU8S8, readCpuInfo } from '../../actors/embedder/use-lite/int8-kernel.js';
 import { llmCheck, templatesCheck } from './doctor-llm.js';
 
@@ -44,24 +46,59 @@ export async function doctorCommand(a: Args): Promise<number> {
     checks.push({ name: 'git', ok: false, detail: 'git not found: install git 2.30+ (apt-get install git) for vault history' });
   }
   checks.push(...(await cpuChecks()));
+  const settings = providerSettings(cfg);
+  const hub = settings.kind === 'onnx' ? settings.hub : undefined;
+  if (hub && settings.kind === 'onnx' && !readManifest(settings.modelDir)) {
+    // not downloaded yet: say whether the daemon will be able to fetch it, without downloading it here
+    checks.push(await hubReachable(hub));
+  } else {
+    checks.push(await modelCheck(settings));
+  }
+  checks.push(templatesCheck(cfg), ...(await llmCheck(cfg)));
+  return report(a, checks);
+}
+
+/** Loads the configured model and embeds one sentence with it. */
+async function modelCheck(settings: ReturnType<typeof providerSettings>): Promise<Check> {
   const started = performance.now();
   try {
-    const p = await createProvider(providerSettings(cfg), 1);
+    const p = await createProvider(settings, 1);
     const [v] = await p.embed(['memvault doctor']);
-    checks.push({
+    await p.close();
+    return {
       name: 'model',
       ok: v?.length === p.info.dim,
       detail: `${p.info.provider} ${p.info.name}@${p.info.version}, ${p.info.dim}-dim, ready in ${Math.round(performance.now() - started)} ms`,
-    });
-    await p.close();
+    };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    checks.push({ name: 'model', ok: false, detail: `${e.code ?? 'provider_failed'}: ${e.message} — search falls back to keywords` });
+    return { name: 'model', ok: false, detail: `${e.code ?? 'provider_failed'}: ${e.message} — search falls back to keywords` };
   }
-  checks.push(templatesCheck(cfg), ...(await llmCheck(cfg)));
+}
+
+function report(a: Args, checks: Check[]): number {
   if (a.json) process.stdout.write(JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2) + '\n');
   else for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(10)} ${c.detail}\n`);
   return checks.every((c) => c.ok) ? EXIT.ok : EXIT.failure;
+}
+
+/** A hub model not cached yet: the hub answering for its config.json is what the daemon's first start needs. */
+async function hubReachable(hub: HubSpec): Promise<Check> {
+  const url = resolveUrl(hub.hubUrl, hub.repo, hub.revision, 'config.json');
+  try {
+    await headFile(url);
+    return {
+      name: 'model',
+      ok: true,
+      detail: `${hub.repo}@${hub.revision} is not downloaded yet; ${hub.hubUrl} answers, so the daemon fetches it at first use (or run \`memvault models pull ${hub.repo}\`)`,
+    };
+  } catch (err) {
+    return {
+      name: 'model',
+      ok: false,
+      detail: `model_unavailable: ${hub.repo} is not downloaded and ${hub.hubUrl} cannot be reached (${(err as Error).message}): run \`memvault models pull ${hub.repo}\` where it can, or set embedder.onnx.hub_url to a mirror — search falls back to keywords`,
+    };
+  }
 }
 
 /** The CPU features that decide onnxruntime's int8 kernels, and which one use-lite `quantize: int8` runs here. */

@@ -1,11 +1,14 @@
-// Loads a BERT WordPiece tokenizer from a model folder: tokenizer.json (HF tokenizers) or vocab.txt as fallback.
+// Loads a model folder's tokenizer: tokenizer.json (BERT WordPiece by our own code, Unigram/BPE by tokenizer-json.ts)
+// or vocab.txt as fallback.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { fail, type Result } from '../../../messages/common.js';
+import { hfTokenizer, type TextTokenizer } from './tokenizer-json.js';
 import { BertTokenizer, type BertNormalizerOptions, type BertTokenizerSpec } from './wordpiece.js';
 
-export type TokenizerLoad = Result<{ tokenizer: BertTokenizer; file: string }, 'model_missing' | 'tokenizer_invalid'>;
+export type { TextTokenizer };
+export type TokenizerLoad = Result<{ tokenizer: TextTokenizer; file: string }, 'model_missing' | 'tokenizer_invalid'>;
 
 const Named = z.object({ type: z.string() }).passthrough();
 const TokenizerJson = z.object({
@@ -41,29 +44,48 @@ const TokenizerConfig = z
 export function loadTokenizer(dir: string): TokenizerLoad {
   const jsonPath = join(dir, 'tokenizer.json');
   const vocabPath = join(dir, 'vocab.txt');
-  if (existsSync(jsonPath)) return fromTokenizerJson(jsonPath);
-  if (existsSync(vocabPath)) return fromVocabTxt(vocabPath, join(dir, 'tokenizer_config.json'));
+  const configPath = join(dir, 'tokenizer_config.json');
+  if (existsSync(jsonPath)) return fromTokenizerJson(jsonPath, configPath);
+  if (existsSync(vocabPath)) return fromVocabTxt(vocabPath, configPath);
   return fail('model_missing', `no tokenizer.json or vocab.txt in ${dir}: copy them from the model's repository next to model.onnx`);
 }
 
-function fromTokenizerJson(file: string): TokenizerLoad {
+/** BERT's own pipeline (our WordPiece, with its word cache); anything else goes to @huggingface/tokenizers. */
+function isBertWordPiece(raw: Record<string, unknown>): boolean {
+  const type = (v: unknown) => (v && typeof v === 'object' ? (v as { type?: unknown }).type : undefined);
+  const model = type(raw['model']);
+  const normalizer = raw['normalizer'] ? type(raw['normalizer']) : 'BertNormalizer';
+  return (
+    (model === undefined || model === 'WordPiece') && normalizer === 'BertNormalizer' && type(raw['pre_tokenizer']) === 'BertPreTokenizer'
+  );
+}
+
+function fromTokenizerJson(file: string, configPath: string): TokenizerLoad {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     return fail('tokenizer_invalid', `${file} is not valid JSON (${(err as Error).message}): re-download it`);
   }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('tokenizer_invalid', `${file} is not a tokenizer.json object`);
+  if (!isBertWordPiece(raw as Record<string, unknown>)) {
+    let config: Record<string, unknown> = {};
+    if (existsSync(configPath)) {
+      try {
+        config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+      } catch (err) {
+        return fail('tokenizer_invalid', `${configPath} is unreadable (${(err as Error).message}): fix or remove it`);
+      }
+    }
+    const r = hfTokenizer(file, raw as Record<string, unknown>, config);
+    return r.ok ? { ok: true, tokenizer: r.tokenizer, file } : fail('tokenizer_invalid', r.message);
+  }
   const parsed = TokenizerJson.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return fail('tokenizer_invalid', `${file}: ${issue?.path.join('.')} ${issue?.message}: expected a WordPiece tokenizer`);
+    return fail('tokenizer_invalid', `${file}: ${issue?.path.join('.')} ${issue?.message}: expected a BERT WordPiece tokenizer`);
   }
   const tj = parsed.data;
-  const unsupported = (what: string, type: string | undefined): TokenizerLoad =>
-    fail('tokenizer_invalid', `${file}: ${what} "${type}" is not supported; only BERT WordPiece tokenizers are`);
-  if (tj.model.type !== undefined && tj.model.type !== 'WordPiece') return unsupported('model type', tj.model.type);
-  if (tj.normalizer && tj.normalizer.type !== 'BertNormalizer') return unsupported('normalizer', tj.normalizer.type);
-  if (tj.pre_tokenizer?.type !== 'BertPreTokenizer') return unsupported('pre_tokenizer', tj.pre_tokenizer?.type);
 
   const n = tj.normalizer;
   const lowercase = n ? (n.lowercase ?? true) : false;
@@ -139,5 +161,10 @@ function build(file: string, spec: BertTokenizerSpec): TokenizerLoad {
   for (const t of [spec.unkToken, spec.clsToken, spec.sepToken]) {
     if (!spec.vocab.has(t)) return fail('tokenizer_invalid', `${file}: the vocabulary has no ${t} token: is this a BERT tokenizer?`);
   }
-  return { ok: true, tokenizer: new BertTokenizer(spec), file };
+  return { ok: true, tokenizer: wordPieceTokenizer(new BertTokenizer(spec)), file };
+}
+
+/** Our BERT tokenizer behind the common interface: [CLS] text [SEP]. */
+export function wordPieceTokenizer(bert: BertTokenizer): TextTokenizer {
+  return { kind: 'wordpiece', encode: (text) => bert.encode(text), prefix: [bert.clsId], suffix: [bert.sepId], fillerId: bert.unkId };
 }

@@ -111,7 +111,7 @@ function prng(seed: number): () => number {
  * Tokens never mix, so a real token's hidden state is the same whatever padding follows, while padded positions
  * get non-zero states: only a mask-aware mean pooling gives padding-independent vectors.
  */
-function buildModel(vocabSize: number, dim: number, maxPositions: number, seed: number, tokenTypeIds: boolean): Uint8Array {
+export function buildModel(vocabSize: number, dim: number, maxPositions: number, seed: number, tokenTypeIds: boolean): Uint8Array {
   const rand = prng(seed);
   const uniform = (n: number, scale: number, offset = 0) => Float32Array.from({ length: n }, () => offset + (rand() * 2 - 1) * scale);
   const F = onnx.TensorProto.DataType.FLOAT;
@@ -120,7 +120,7 @@ function buildModel(vocabSize: number, dim: number, maxPositions: number, seed: 
   const initializer: ITensorProto[] = [
     floats('word_embeddings', [vocabSize, dim], uniform(vocabSize * dim, 1)),
     floats('position_embeddings', [maxPositions, dim], uniform(maxPositions * dim, 0.5)),
-    floats('token_type_embeddings', [2, dim], uniform(2 * dim, 0.2)),
+    ...(tokenTypeIds ? [floats('token_type_embeddings', [2, dim], uniform(2 * dim, 0.2))] : []),
     floats('ln_scale', [dim], uniform(dim, 0.5, 1)),
     floats('ln_bias', [dim], uniform(dim, 0.1)),
     floats('dense_w', [dim, dim], uniform(dim * dim, 1 / Math.sqrt(dim))),
@@ -181,7 +181,7 @@ function valueInfo(name: string, elemType: number, dims: Array<number | string>)
 }
 
 /** tokenizer.json in the shape HF tokenizers writes for all-MiniLM-L6-v2 (the parts memvault reads). */
-function tokenizerJson(vocab: string[]): unknown {
+export function tokenizerJson(vocab: string[]): unknown {
   const id = (t: string) => vocab.indexOf(t);
   return {
     version: '1.0',

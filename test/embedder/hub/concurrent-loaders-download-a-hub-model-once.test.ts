@@ -1,0 +1,63 @@
+// Two pool threads and the main thread load the same hub model at once: one downloads each file exactly once, the
+// others wait on the folder's lock and then load the finished copy; no one renames over anyone.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import t from 'tap';
+import { ensureHubModel, type HubEvent } from '../../../actors/embedder/providers/hub.js';
+import { FakeHub } from '../../helpers/fake-hub.js';
+import { makeExport } from '../providers/helpers/make-export-fixture.js';
+import { specFor } from './helpers/spec.js';
+
+const MODEL = 'onnx/model.onnx';
+
+t.test('concurrent loaders download a hub model once', async (t) => {
+  const hub = await FakeHub.start();
+  t.teardown(() => hub.close());
+  const files = makeExport('unigram');
+  hub.publish('acme/shared', files);
+  const release = hub.hold(MODEL); // the downloader stops at the ONNX file until every loader is under way
+  const spec = specFor(hub.url, t.testdir(), 'acme/shared');
+
+  const events: HubEvent[] = [];
+  let seen: () => void = () => {};
+  const allWaiting = new Promise<void>((resolve) => {
+    seen = () => {
+      const waiting = events.filter((e) => e.type === 'waiting').length;
+      const downloading = events.some((e) => e.type === 'file' && e.file === MODEL);
+      if (waiting === 2 && downloading) resolve();
+    };
+  });
+  const onEvent = (e: HubEvent) => {
+    events.push(e);
+    seen();
+  };
+  const thread = () =>
+    new Promise<{ downloaded: boolean; dir: string }>((resolve, reject) => {
+      const w = new Worker(new URL('./helpers/load-in-thread.js', import.meta.url), { workerData: spec });
+      w.on('message', (m: { event?: HubEvent; done?: { downloaded: boolean; dir: string }; failed?: { message: string } }) => {
+        if (m.event) onEvent(m.event);
+        if (m.done) resolve(m.done);
+        if (m.failed) reject(new Error(m.failed.message));
+      });
+      w.on('error', reject);
+    });
+
+  const loads = [thread(), thread(), ensureHubModel(spec, onEvent)];
+  await allWaiting;
+  release();
+  const results = await Promise.all(loads);
+
+  t.equal(results.filter((r) => r.downloaded).length, 1, 'one loader downloaded');
+  t.ok(results.every((r) => r.dir === results[0]?.dir));
+  t.equal(hub.count('/cdn/', 'GET'), 1, 'the ONNX file was fetched once');
+  for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', '1_Pooling/config.json'])
+    t.equal(
+      hub.requests.filter(
+        (r) => r.method === 'GET' && r.path.endsWith(`/${f}`) && r.path.split('/resolve/')[1]?.split('/').slice(1).join('/') === f,
+      ).length,
+      1,
+      `${f} was fetched once`,
+    );
+  t.same(readFileSync(path.join(results[0]!.dir, MODEL)), files[MODEL]);
+});
