@@ -155,7 +155,7 @@ function limits(): ConstructorParameters<typeof IndexView>[2] {
 
 /** Distinct note paths in rank order (first rank of each note kept). */
 function notesOf(results: SearchResult[]): string[] {
-  return [...new Set(results.map((r) => r.path))];
+  return [...new Set(results.map((r) => r.path ?? ''))];
 }
 
 interface PerQuery {

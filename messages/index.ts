@@ -8,6 +8,8 @@ export type { StoreMsg, NoteForStore, FileFailReason } from './to-store.js';
 export type { GatewayMsg } from './to-gateway.js';
 export type { MainMsg, MetricsText, ReindexResult } from './to-main.js';
 export type { GitMsg } from './to-git.js';
+export type { MemoryMsg, AppendResult, CloseResult, ForgetEpisodeResult, PruneResult } from './to-memory.js';
+export type * from './episodes.js';
 export type * from './vault-ops.js';
 
 import type { WatcherMsg } from './to-watcher.js';
@@ -17,10 +19,12 @@ import type { StoreMsg } from './to-store.js';
 import type { GatewayMsg } from './to-gateway.js';
 import type { MainMsg, MetricsText, ReindexResult } from './to-main.js';
 import type { GitMsg } from './to-git.js';
-import type { MutationResult } from './vault-ops.js';
+import type { MutationResult, RememberResult } from './vault-ops.js';
+import type { MemoryMsg, AppendResult, CloseResult, ForgetEpisodeResult, PruneResult } from './to-memory.js';
+import type { PruneCounts } from './episodes.js';
 
-export type AnyMsg = WatcherMsg | ChunkerMsg | EmbedderMsg | StoreMsg | GatewayMsg | MainMsg | GitMsg;
-export type ActorName = 'watcher' | 'chunker' | 'embedder' | 'store' | 'gateway' | 'main' | 'git';
+export type AnyMsg = WatcherMsg | ChunkerMsg | EmbedderMsg | StoreMsg | GatewayMsg | MainMsg | GitMsg | MemoryMsg;
+export type ActorName = 'watcher' | 'chunker' | 'embedder' | 'store' | 'gateway' | 'main' | 'git' | 'memory';
 
 export type MsgType = AnyMsg['type'];
 export type MsgOf<T extends MsgType> = Extract<AnyMsg, { type: T }>;
@@ -32,6 +36,13 @@ export interface Replies {
   'main.metrics': MetricsText;
   'main.reindex': ReindexResult;
   'store.swap_index': { swapped: true };
+  'store.prune_episodes': PruneCounts;
+  'git.remember': RememberResult;
+  'git.forget': MutationResult;
+  'memory.append': AppendResult;
+  'memory.close_session': CloseResult;
+  'memory.forget_episode': ForgetEpisodeResult;
+  'memory.prune': PruneResult;
 }
 export type RequestType = keyof Replies;
 

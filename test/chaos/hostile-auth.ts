@@ -20,13 +20,25 @@ interface AuthCase {
 }
 
 function routes(): Array<[string, string]> {
-  const tools = ['vault_read', 'vault_write', 'vault_list', 'vault_link', 'vault_undo_last', 'memory_search'];
+  const tools = [
+    'vault_read',
+    'vault_write',
+    'vault_list',
+    'vault_link',
+    'vault_undo_last',
+    'memory_search',
+    'memory_remember',
+    'memory_forget',
+  ];
   return [
     ['GET', '/v1/status'],
     ['POST', '/v1/search'],
     ['GET', '/v1/tools'],
     ...tools.map((t): [string, string] => ['POST', `/v1/tools/${t}`]),
     ['POST', '/v1/reindex'],
+    ['POST', '/v1/episodes'],
+    ['POST', '/v1/episodes/sessions/s/close'],
+    ['POST', '/v1/prune'],
     ['POST', '/mcp'],
     ['GET', '/mcp'],
     ['GET', '/v1/nothing-here'],
