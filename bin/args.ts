@@ -14,6 +14,20 @@ export interface Args {
   mode?: string;
   group?: string;
   agent?: string;
+  /** recall: how far back (`7d`, `12h`, an ISO date). */
+  since?: string;
+  /** recall: how many memories to list. */
+  top?: number;
+  /** backfill: vault, chat, task, correction or all. */
+  source?: string;
+  /** backfill: the JSONL export to import. */
+  from?: string;
+  /** forget: find the fact by its words; with --confirm it is forgotten. */
+  query?: string;
+  confirm: boolean;
+  /** forget: an episode id (chat:<session>:<message>, task:<id>, correction:<id>). */
+  episode?: string;
+  reason?: string;
   rest: string[];
 }
 
@@ -32,6 +46,14 @@ export function parseArgs(argv: string[]): Args {
       mode: { type: 'string' },
       group: { type: 'string' },
       agent: { type: 'string' },
+      since: { type: 'string' },
+      top: { type: 'string' },
+      source: { type: 'string' },
+      from: { type: 'string' },
+      query: { type: 'string' },
+      confirm: { type: 'boolean', default: false },
+      episode: { type: 'string' },
+      reason: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -44,6 +66,13 @@ export function parseArgs(argv: string[]): Args {
   if (values.mode !== undefined && !['hybrid', 'bm25', 'vector'].includes(values.mode))
     throw new UsageError('--mode must be hybrid, bm25 or vector');
   if (values.group !== undefined && !['note', 'chunk'].includes(values.group)) throw new UsageError('--group must be note or chunk');
+  let top: number | undefined;
+  if (values.top !== undefined) {
+    top = Number(values.top);
+    if (!Number.isInteger(top) || top < 1) throw new UsageError('--top must be a positive integer');
+  }
+  if (values.source !== undefined && !['vault', 'chat', 'task', 'correction', 'all'].includes(values.source))
+    throw new UsageError('--source must be vault, chat, task, correction or all');
   return {
     vault: values.vault,
     config: values.config,
@@ -54,6 +83,14 @@ export function parseArgs(argv: string[]): Args {
     mode: values.mode,
     group: values.group,
     agent: values.agent,
+    since: values.since,
+    top,
+    source: values.source,
+    from: values.from,
+    query: values.query,
+    confirm: values.confirm ?? false,
+    episode: values.episode,
+    reason: values.reason,
     rest: positionals,
   };
 }

@@ -11,6 +11,10 @@ const USAGE = `memvault — a memory vault daemon for AI agents
   memvault reindex [--vault DIR] [--config FILE]                      rebuild the index with the configured model
   memvault doctor  [--vault DIR] [--config FILE]                      check vault, model, sqlite-vec, config
   memvault mcp     --vault DIR [--config FILE] [--agent NAME]         MCP over stdio (uses the running daemon, or starts one)
+  memvault backfill --vault DIR --source vault|chat|task|correction|all [--from FILE.jsonl]   import episodes (idempotent)
+  memvault forget  [--vault DIR] FACT_ID | --query TEXT [--confirm] | --episode ID [--reason WHY]
+  memvault prune   [--vault DIR] [--json]                             the retention sweep now
+  memvault recall  [--vault DIR] [--since 7d] [--top 20] [--json]     the memories searches brought back most
 
 Environment: MEMVAULT_LISTEN (HOST:PORT), MEMVAULT_DATA_DIR (default <vault>/.memvault).`;
 
@@ -44,6 +48,18 @@ export async function main(argv: string[]): Promise<void> {
         break;
       case 'mcp':
         code = await (await import('./commands/mcp.js')).mcpCommand(a);
+        break;
+      case 'backfill':
+        code = await (await import('./commands/backfill.js')).backfillCommand(a);
+        break;
+      case 'forget':
+        code = await (await import('./commands/forget.js')).forgetCommand(a);
+        break;
+      case 'prune':
+        code = await (await import('./commands/prune.js')).pruneCommand(a);
+        break;
+      case 'recall':
+        code = await (await import('./commands/recall.js')).recallCommand(a);
         break;
       default:
         throw new UsageError(`unknown command "${command}"`);
