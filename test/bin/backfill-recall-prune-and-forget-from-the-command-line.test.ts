@@ -110,7 +110,7 @@ t.test('memory commands', async (t) => {
     t.match(rec.memories[0].id, /^chat:s\d:m\d-m\d$/);
     t.ok(rec.memories[0].count >= rec.memories[1].count);
     const human = await cli(['recall', ...conf]);
-    t.match(human.stdout, /3 searches since .*; most recalled:\n\s+1\.\s+2×  chat:/);
+    t.match(human.stdout, /3 searches since .*; most recalled:\n\s+1\.\s+2× {2}chat:/);
 
     const status = await cli(['status', ...conf, '--json']);
     t.match(JSON.parse(status.stdout).index, { sources: { vault: 1, chat: 4, task: 1, correction: 1 }, episodes: { pending: 0 } });
