@@ -9,6 +9,8 @@ import { servePools, type PoolName } from '../actors/embedder/pool-api.js';
 export class EmbedPools {
   readonly #pools = new Map<PoolName, Piscina<EmbedTask, PoolOutcome>>();
   readonly #ports = new Set<MessagePort>();
+  /** Tasks running or queued: destroy waits for them (a thread ended inside onnxruntime aborts the process). */
+  readonly #running = new Set<Promise<unknown>>();
 
   constructor(readonly bulkThreads: number) {}
 
@@ -28,11 +30,15 @@ export class EmbedPools {
   }
 
   async run(name: PoolName, task: EmbedTask): Promise<PoolOutcome> {
+    const running = this.#pool(name).run(task, { name: 'outcome' });
+    this.#running.add(running);
     try {
-      return await this.#pool(name).run(task, { name: 'outcome' });
+      return await running;
     } catch (err) {
       // the pool itself failed (a thread died): not the provider's reason, but still an answer
       return { ok: false, code: 'pool_failed', message: (err as Error).message };
+    } finally {
+      this.#running.delete(running);
     }
   }
 
@@ -50,10 +56,15 @@ export class EmbedPools {
     };
   }
 
-  /** After the actors have stopped: no task is running, so the threads can go. */
+  /**
+   * After the actors have stopped. A task an actor started may still run (the memory actor's last batch, the
+   * embedder's when the drain was cut short): it is let finish (a minute at most) before the threads go.
+   */
   async destroy(): Promise<void> {
     for (const p of this.#ports) p.close();
     this.#ports.clear();
+    const settle = Promise.allSettled([...this.#running]);
+    await Promise.race([settle, new Promise((r) => setTimeout(r, 60_000).unref())]);
     const pools = [...this.#pools.values()];
     this.#pools.clear();
     await Promise.all(pools.map((p) => p.destroy().catch(() => {})));

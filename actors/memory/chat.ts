@@ -71,6 +71,8 @@ interface Line {
   m: ChatMessage;
   line: string;
   tokens: number;
+  /** keepMessage, decided once per message. */
+  kept: boolean;
 }
 
 /** One open stretch of a chat session (from its first message, or its last close, until the next close). */
@@ -86,6 +88,11 @@ export class ChatSession {
   readonly emitted = new Map<string, string>();
   lastRt = 0;
   #lines = new Map<string, Line>();
+  /**
+   * Turn documents as last built, by the seqs of their messages: a message changes one or two turns, and rebuilding
+   * every turn of a long session for each message (tokens, hashes) made a burst quadratic.
+   */
+  #docs = new Map<string, DraftDoc>();
 
   constructor(id: string, epoch: number, epochRt: number) {
     this.id = id;
@@ -116,9 +123,9 @@ export class ChatSession {
   /** The turns of this stretch, as documents. */
   turns(s: ChatSettings): DraftDoc[] {
     const kept = [...this.#byId.values()]
-      .filter((m) => keepMessage(m.role, m.text, s))
-      .sort((a, b) => a.atMs - b.atMs || a.seq - b.seq)
-      .map((m) => this.#line(m, s));
+      .map((m) => this.#line(m, s))
+      .filter((l) => l.kept)
+      .sort((a, b) => a.m.atMs - b.m.atMs || a.m.seq - b.m.seq);
     const turns: Line[][] = [];
     let cur: Line[] = [];
     let curTokens = 0;
@@ -134,14 +141,23 @@ export class ChatSession {
       curTokens += l.tokens;
     }
     if (cur.length) turns.push(cur);
-    return turns.map((t) => turnDoc(this.id, this.epoch, t, s));
+    const docs = new Map<string, DraftDoc>();
+    const out = turns.map((t) => {
+      const key = t.map((l) => l.m.seq).join(',');
+      const doc = this.#docs.get(key) ?? turnDoc(this.id, this.epoch, t, s);
+      docs.set(key, doc);
+      return doc;
+    });
+    this.#docs = docs;
+    return out;
   }
 
   #line(m: ChatMessage, s: ChatSettings): Line {
     let l = this.#lines.get(m.id);
     if (!l || l.m !== m) {
+      const kept = keepMessage(m.role, m.text, s);
       const line = `${ROLE_NAMES[m.role]}: ${m.text.trim()}`;
-      l = { m, line, tokens: s.tokens.count(line) };
+      l = { m, line, tokens: kept ? s.tokens.count(line) : 0, kept };
       this.#lines.set(m.id, l);
     }
     return l;
@@ -174,6 +190,8 @@ function turnDoc(session: string, epoch: number, turn: Line[], s: ChatSettings):
     text += l.line;
   }
   const atMs = Math.max(...turn.map((l) => l.m.atMs));
+  // the lines' own counts, summed, size the chunk: counting the joined text again cost a burst most of its time
+  const counted = turn.reduce((n, l) => n + l.tokens, 0);
   return {
     sourceType: 'chat',
     sourceId: turnId(session, first.id, last.id),
@@ -190,7 +208,7 @@ function turnDoc(session: string, epoch: number, turn: Line[], s: ChatSettings):
     },
     tags: [],
     atMs,
-    chunks: chunksOf(text, s.tokens, s.maxTokens),
+    chunks: chunksOf(text, s.tokens, s.maxTokens, 0, counted),
     receivedAt: Math.max(...turn.map((l) => l.m.rt)),
   };
 }
@@ -214,6 +232,7 @@ export function turnWithout(
       m: { seq: m.seq, id: m.id, role: m.role, text: colon >= 0 ? line.slice(colon + 2) : line, atMs: m.at, rt: 0, agent },
       line,
       tokens: s.tokens.count(line),
+      kept: true,
     };
   });
   return turnDoc(session, epoch, lines, s);

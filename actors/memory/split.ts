@@ -49,8 +49,13 @@ function cutWord(word: string, tokens: TokenCounter, max: number): string[] {
   return out;
 }
 
-/** Chunk drafts of an episode's text (no heading path; lines point at the log line for facts, else 0). */
-export function chunksOf(text: string, tokens: TokenCounter, max: number, line = 0): ChunkDraft[] {
+/**
+ * Chunk drafts of an episode's text (no heading path; lines point at the log line for facts, else 0). `known`: its
+ * token count when the caller has it (the sum of its lines' counts), saving a count of the whole text.
+ */
+export function chunksOf(text: string, tokens: TokenCounter, max: number, line = 0, known?: number): ChunkDraft[] {
+  if (known !== undefined && known <= max)
+    return [{ seq: 0, content: text, headingPath: [], startLine: line, endLine: line, tokenCount: known, hash: sha256Hex(text) }];
   return splitByTokens(text, tokens, max).map((content, seq) => ({
     seq,
     content,
