@@ -2,60 +2,35 @@
 // and projects it into the index through the core (core.ts) and the projector (projector.ts). On start, and when
 // the index file is swapped or rebuilt, it replays the journal from the checkpoint the index records.
 import path from 'node:path';
-import { Counter } from 'prom-client';
 import { runActor } from '../../supervisors/runtime/worker.js';
 import { boot, indexFile } from '../../supervisors/runtime/boot.js';
 import { monotonicMs, systemClock } from '../../supervisors/clock.js';
-import { assertNever, fail, type ModelInfo } from '../../messages/common.js';
+import { assertNever, fail } from '../../messages/common.js';
 import { CHECKPOINT_KEY, episodeId, type JournalRecord } from '../../messages/episodes.js';
-import type { MemoryMsg, PruneResult } from '../../messages/to-memory.js';
+import type { MemoryMsg } from '../../messages/to-memory.js';
 import { ACTORS, type Asks, type Sends } from '../../supervisors/actors.js';
 import type { InitCtx } from '../../supervisors/runtime/worker.js';
 import { openIndex } from '../store-writer/schema.js';
 import { IndexReader } from '../store-writer/index-reader.js';
 import { providerSettings, tokenCounterFor } from '../embedder/factory.js';
-import { poolClient } from '../embedder/pool-api.js';
-import { splitRows } from '../embedder/pool-task.js';
-import { Batcher } from '../embedder/batcher.js';
 import { taskVerbMatcher, type ChatSettings } from './chat.js';
-import { MemoryCore, type ForgetMap } from './core.js';
+import { MemoryCore } from './core.js';
 import { dayOf, Journal } from './journal.js';
 import { Projector } from './projector.js';
-import { forgetChatWork, readCheckpoint, resolveForget, staleTurnWork } from './index-side.js';
-import { retentionCutoffs } from './retention.js';
+import { forgetChatWork, resolveForget, staleTurnWork } from './index-side.js';
 import { FactLogs } from './facts.js';
 import { memoryPaths } from './paths.js';
+import { memoryMetrics } from './metrics.js';
+import { poolEmbedder } from './pool-embedder.js';
+import { replayJournal } from './replay.js';
+import { sweepOnce, SweepTimer, type SweepDeps } from './sweep.js';
 
 const { b, board, log } = boot();
 const cfg = b.config;
 // a reindex builds another index file with a one-shot pipeline while the daemon runs: it reads the journal only
 const live = b.mode === 'serve' || b.dbFile === indexFile(cfg);
 
-const ingested = new Counter<'source_type'>({
-  name: 'memvault_episodes_ingested_total',
-  help: 'Episodes journaled (durable), by source type',
-  labelNames: ['source_type'],
-});
-const failed = new Counter<'source_type' | 'reason'>({
-  name: 'memvault_episodes_failed_total',
-  help: 'Episode or fact documents stored without vectors or not at all, by source type and reason',
-  labelNames: ['source_type', 'reason'],
-});
-const embeddedTexts = new Counter<'source_type'>({
-  name: 'memvault_episode_embeddings_total',
-  help: 'Episode and fact texts sent to the model (the rest reuse a stored vector of the same text), by source type',
-  labelNames: ['source_type'],
-});
-const tombstones = new Counter<'source_type'>({
-  name: 'memvault_tombstones_total',
-  help: 'Episodes and facts forgotten, by source type',
-  labelNames: ['source_type'],
-});
-const pruned = new Counter<'source_type'>({
-  name: 'memvault_pruned_rows_total',
-  help: 'Episode documents removed by retention, by source type',
-  labelNames: ['source_type'],
-});
+const metrics = memoryMetrics();
 
 type Ctx = InitCtx<Sends<'memory'>, Asks<'memory'>>;
 
@@ -73,7 +48,6 @@ let generation = board.get('indexGeneration');
 let replaying = true;
 /** Records made durable while a replay runs: applied, in order, once it is done. */
 const held: JournalRecord[] = [];
-let sweepTimer: NodeJS.Timeout | null = null;
 /** Fact log work, one step at a time (a sync reads the log and the index, then queues its diff). */
 let factChain: Promise<unknown> = Promise.resolve();
 function facts<T>(fn: () => Promise<T>): Promise<T> {
@@ -94,29 +68,9 @@ function reopenReader(): void {
   generation = board.get('indexGeneration');
 }
 
-/** The model through main's bulk pool, loaded once; null when the provider cannot start (keyword-only). */
-let embedding: Promise<{ embed(texts: string[]): Promise<Float32Array[]>; model: ModelInfo } | null> | null = null;
-function embedder(): NonNullable<typeof embedding> {
-  embedding ??= (async () => {
-    if (!b.port) throw new Error("the memory actor needs workerData.port to main's embedding pools");
-    const run = poolClient(b.port);
-    const settings = providerSettings(cfg);
-    try {
-      const probe = await run('bulk', { settings, texts: ['memvault'] });
-      const batcher = new Batcher({
-        maxBatch: cfg.embedder.batch_size,
-        windowMs: cfg.embedder.batch_window_ms,
-        concurrency: cfg.embedder.threads,
-        run: async (texts) => splitRows(await run('bulk', { settings, texts })),
-      });
-      return { embed: (texts: string[]) => batcher.embed(texts), model: probe.info };
-    } catch (err) {
-      log.warn({ event: 'embedder_unavailable', detail: String((err as Error)?.message ?? err) }, 'episodes are indexed keyword-only');
-      return null;
-    }
-  })();
-  return embedding;
-}
+const embedder = poolEmbedder(b.port, cfg, (detail) =>
+  log.warn({ event: 'embedder_unavailable', detail }, 'episodes are indexed keyword-only'),
+);
 
 function report(ctx: Ctx, pending: number, oldest: number | null): void {
   board.set('memoryPending', pending);
@@ -131,76 +85,43 @@ function onDurable(s: State, records: JournalRecord[]): void {
   else s.core.apply(records);
 }
 
-/** Replays the journal from the index's checkpoint (everything when the index has none), then checks stale turns. */
+/** The sweep's dependencies for this incarnation (the store writer prunes; the journal drops old days). */
+function sweepDeps(ctx: Ctx, s: State): SweepDeps {
+  return {
+    cfg,
+    journal: s.journal,
+    live,
+    prune: (cutoffs) => ctx.request({ type: 'store.prune_episodes', cutoffs }, null),
+    wallNow: Date.now,
+    done: (r) => {
+      for (const [type, n] of Object.entries(r.removed)) metrics.pruned.inc({ source_type: type }, n);
+      log.event('memory_pruned', { removed: r.removed, journal_files_dropped: r.journal_files_dropped });
+    },
+  };
+}
+
+/**
+ * Replays the journal (replay.ts; appends are held meanwhile), syncs the fact logs, then — appends flowing again —
+ * removes turns a crash left half-grown and runs a retention sweep.
+ */
 async function replay(ctx: Ctx, s: State, reason: string): Promise<void> {
   replaying = true;
   report(ctx, s.projector.pending, s.projector.oldestSince);
   const started = monotonicMs();
-  const from = readCheckpoint(reader);
-  // nothing half-written while the files are read: every record below `until` is in them, every later one is held
-  await s.journal.settled();
-  const until = s.journal.nextSeq;
-  s.core.beginReplay();
-  s.core.startAt(from?.seq ?? 0, 0);
-  // forgets first: an episode forgotten later in the journal is never embedded on the way
-  const skip = new Map<string, number>();
-  for (const recs of s.journal.read(from, until))
-    for (const r of recs) if (r.k === 'forget') skip.set(r.id, Math.max(skip.get(r.id) ?? 0, r.seq));
-  let n = 0;
-  for (const recs of s.journal.read(from, until)) {
-    for (let i = 0; i < recs.length; i += 500) {
-      s.core.apply(recs.slice(i, i + 500), skip as ForgetMap);
-      n += Math.min(500, recs.length - i);
-      await s.projector.below(2_000);
-    }
-  }
-  s.core.apply(held.splice(0));
-  const stretches = s.core.endReplay();
+  const r = await replayJournal({ journal: s.journal, core: s.core, projector: s.projector, reader, held });
   await facts(() => s.facts.reconcile());
   s.projector.hold(1); // still catching up (stale turns, the sweep) once appends flow again
   replaying = false;
   try {
     await s.projector.drained(); // every batch sent before is applied (the store's mailbox is in order)
-    for (const w of staleTurnWork(reader, s.core, stretches)) s.projector.push(w, { seq: 0, rt: 0 });
+    for (const w of staleTurnWork(reader, s.core, r.stretches)) s.projector.push(w, { seq: 0, rt: 0 });
     // a sweep after every replay: what a reindex or a long stop brought back past its retention goes at once
-    if (live) await sweep(ctx, s);
+    if (live) await sweepOnce(sweepDeps(ctx, s));
   } finally {
     s.projector.hold(-1);
   }
   report(ctx, s.projector.pending, s.projector.oldestSince);
-  log.event('memory_replayed', { reason, from: from?.seq ?? 0, records: n, ms: Math.round(monotonicMs() - started) });
-}
-
-async function sweep(ctx: Ctx, s: State): Promise<PruneResult> {
-  const now = Date.now();
-  const { cutoffs, journalBefore } = retentionCutoffs(cfg.retention.days, now);
-  const counts = await ctx.request({ type: 'store.prune_episodes', cutoffs }, null);
-  for (const [type, n] of Object.entries(counts.removed)) pruned.inc({ source_type: type }, n);
-  const dropped = live && journalBefore !== null ? s.journal.dropBefore(dayOf(journalBefore)) : 0;
-  log.event('memory_pruned', { removed: counts.removed, journal_files_dropped: dropped });
-  return {
-    ok: true,
-    removed: counts.removed,
-    journal_files_dropped: dropped,
-    cutoffs: Object.fromEntries(
-      (['chat', 'task', 'correction'] as const).map((t) => [t, cutoffs[t] !== undefined ? new Date(cutoffs[t]).toISOString() : null]),
-    ),
-  };
-}
-
-function armSweep(ctx: Ctx, s: State, ms: number): void {
-  if (!live) return;
-  if (sweepTimer) clearTimeout(sweepTimer);
-  sweepTimer = setTimeout(() => {
-    sweep(ctx, s).then(
-      () => armSweep(ctx, s, cfg.retention.sweep_every_h * 3_600_000),
-      (err: unknown) => {
-        log.error({ event: 'memory_pruned', err: String(err) }, 'the retention sweep failed; retrying in an hour');
-        armSweep(ctx, s, 3_600_000);
-      },
-    );
-  }, ms);
-  sweepTimer.unref();
+  log.event('memory_replayed', { reason, from: r.from, records: r.records, ms: Math.round(monotonicMs() - started) });
 }
 
 function diskFailure(err: unknown): ReturnType<typeof fail<'unavailable' | 'disk_full'>> {
@@ -224,7 +145,7 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
             msg.episodes.map((e) => ({ k: 'ep', ep: e.ep, at: e.at })),
             msg.agent,
           );
-          for (const e of msg.episodes) ingested.inc({ source_type: e.ep.type });
+          for (const e of msg.episodes) metrics.ingested.inc({ source_type: e.ep.type });
           ctx.reply({
             ok: true,
             accepted: recs.length,
@@ -261,7 +182,7 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
             ids.map((id) => ({ k: 'forget', id })),
             msg.agent,
           );
-          for (const id of ids) tombstones.inc({ source_type: id.slice(0, id.indexOf(':')) });
+          for (const id of ids) metrics.tombstones.inc({ source_type: id.slice(0, id.indexOf(':')) });
           log.event('memory_forget', { ids, agent: msg.agent });
           // answered once search no longer finds it (a turn it held is rebuilt without it)
           if (!replaying) await s.projector.applied();
@@ -272,7 +193,7 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
         return;
       }
       case 'memory.prune':
-        ctx.reply(await sweep(ctx, s));
+        ctx.reply(await sweepOnce(sweepDeps(ctx, s)));
         return;
       case 'memory.projected':
         s.projector.projected(msg.batch);
@@ -354,11 +275,11 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
       },
       forgetChat: (items) => forgetChatWork(reader, state.core, chat, items),
       failed: (sourceType, reason, detail) => {
-        failed.inc({ source_type: sourceType, reason });
+        metrics.failed.inc({ source_type: sourceType, reason });
         board.add('episodesFailed', 1);
         log.event('memory_ingest_failed', { source_type: sourceType, reason, detail });
       },
-      embedded: (sourceType, n) => embeddedTexts.inc({ source_type: sourceType }, n),
+      embedded: (sourceType, n) => metrics.embedded.inc({ source_type: sourceType }, n),
       changed: (pending, oldest) => report(ctx, pending, oldest),
       now: monotonicMs,
     });
@@ -389,8 +310,11 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
       },
     );
     // the journal replays in the background: appends are taken (and held) meanwhile, searches answer from the index
+    const timer = new SweepTimer(sweepDeps(ctx, state), (err) =>
+      log.error({ event: 'memory_pruned', err: String(err) }, 'the retention sweep failed; retrying in an hour'),
+    );
     void replay(ctx, state, 'start').then(
-      () => armSweep(ctx, state, cfg.retention.sweep_every_h * 3_600_000),
+      () => timer.arm(),
       (err: unknown) =>
         process.nextTick(() => {
           throw err; // a replay that fails is a bug: the actor restarts and replays again
