@@ -35,6 +35,11 @@ const metrics = memoryMetrics();
 type Ctx = InitCtx<Sends<'memory'>, Asks<'memory'>>;
 
 interface State {
+  /**
+   * Resolves once the tokenizer is loaded and the core and fact logs exist (the parts below it are set then): init
+   * returns before that, so the daemon is ready without waiting on it; appends are journaled and held meanwhile.
+   */
+  ready: Promise<void>;
   facts: FactLogs;
   core: MemoryCore;
   projector: Projector;
@@ -137,6 +142,8 @@ function diskFailure(err: unknown): ReturnType<typeof fail<'unavailable' | 'disk
 runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
   async (msg, ctx) => {
     const s = ctx.state;
+    // everything but journaling, pruning and the store's notices needs the core
+    if (msg.type !== 'memory.append' && msg.type !== 'memory.prune' && msg.type !== 'memory.projected') await s.ready;
     switch (msg.type) {
       case 'memory.append': {
         if (!live) return ctx.reply(fail('unavailable', 'this process builds another index and does not take episodes'));
@@ -236,26 +243,8 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
   async (init) => {
     const ctx = init;
     report(ctx, 0, null);
-    const { counter: tokens } = await tokenCounterFor(providerSettings(cfg));
     const c = cfg.episodes.chat;
-    const chat: ChatSettings = {
-      indexRoles: new Set(c.index_roles),
-      minChars: c.min_chars,
-      hasTaskVerb: taskVerbMatcher(c.task_verbs),
-      maxTokens: cfg.chunker.max_tokens ?? tokens.maxTokens,
-      tokens,
-    };
     const state = {} as State;
-    state.chat = chat;
-    state.facts = new FactLogs({
-      vault: cfg.vault,
-      paths: memoryPaths(cfg.memory.folder),
-      reader: () => reader,
-      work: (w) => state.projector.push(w, { seq: 0, rt: Date.now() }),
-      tokens,
-      maxTokens: chat.maxTokens,
-      wallNow: Date.now,
-    });
     state.journal = Journal.open(path.join(cfg.data_dir, 'episodes'), {
       wallNow: Date.now,
       readOnly: !live,
@@ -273,7 +262,7 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
         const low = cands.reduce((a, x) => (x && (!a || x.seq < a.seq) ? x : a), null as { seq: number; rt: number } | null)!;
         return [{ key: CHECKPOINT_KEY, value: JSON.stringify({ seq: low.seq, file: low.rt > 0 ? `${dayOf(low.rt)}.jsonl` : '' }) }];
       },
-      forgetChat: (items) => forgetChatWork(reader, state.core, chat, items),
+      forgetChat: (items) => forgetChatWork(reader, state.core, state.chat, items),
       failed: (sourceType, reason, detail) => {
         metrics.failed.inc({ source_type: sourceType, reason });
         board.add('episodesFailed', 1);
@@ -283,43 +272,65 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
       changed: (pending, oldest) => report(ctx, pending, oldest),
       now: monotonicMs,
     });
-    state.core = new MemoryCore(
-      {
-        chat,
-        idleCloseMs: c.idle_close_s * 1000,
-        terminal: new Set(cfg.episodes.task.reindex_on_status),
-        maxSessionMessages: 2_000,
-      },
-      {
-        clock: systemClock,
+    state.ready = (async () => {
+      const { counter: tokens } = await tokenCounterFor(providerSettings(cfg));
+      const chat: ChatSettings = {
+        indexRoles: new Set(c.index_roles),
+        minChars: c.min_chars,
+        hasTaskVerb: taskVerbMatcher(c.task_verbs),
+        maxTokens: cfg.chunker.max_tokens ?? tokens.maxTokens,
+        tokens,
+      };
+      state.chat = chat;
+      state.facts = new FactLogs({
+        vault: cfg.vault,
+        paths: memoryPaths(cfg.memory.folder),
+        reader: () => reader,
+        work: (w) => state.projector.push(w, { seq: 0, rt: Date.now() }),
+        tokens,
+        maxTokens: chat.maxTokens,
         wallNow: Date.now,
-        storedTask: (id) => {
-          const d = reader.document('task', id);
-          return d ? { hash: d.contentHash, status: String(d.metadata['status'] ?? '') } : null;
+      });
+      state.core = new MemoryCore(
+        {
+          chat,
+          idleCloseMs: c.idle_close_s * 1000,
+          terminal: new Set(cfg.episodes.task.reindex_on_status),
+          maxSessionMessages: 2_000,
         },
-        storedCorrection: (id) => reader.document('correction', id) !== null,
-        close: live
-          ? (session, why) =>
-              void state.journal
-                .append([{ k: 'close', session, why }], 'memvault')
-                .catch((err: unknown) =>
-                  log.error({ event: 'memory_ingest_failed', reason: 'journal', err: String(err) }, 'could not journal a session close'),
-                )
-          : null,
-        work: (w, rec) => state.projector.push(w, rec),
-      },
-    );
+        {
+          clock: systemClock,
+          wallNow: Date.now,
+          storedTask: (id) => {
+            const d = reader.document('task', id);
+            return d ? { hash: d.contentHash, status: String(d.metadata['status'] ?? '') } : null;
+          },
+          storedCorrection: (id) => reader.document('correction', id) !== null,
+          close: live
+            ? (session, why) =>
+                void state.journal
+                  .append([{ k: 'close', session, why }], 'memvault')
+                  .catch((err: unknown) =>
+                    log.error({ event: 'memory_ingest_failed', reason: 'journal', err: String(err) }, 'could not journal a session close'),
+                  )
+            : null,
+          work: (w, rec) => state.projector.push(w, rec),
+        },
+      );
+    })();
     // the journal replays in the background: appends are taken (and held) meanwhile, searches answer from the index
     const timer = new SweepTimer(sweepDeps(ctx, state), (err) =>
       log.error({ event: 'memory_pruned', err: String(err) }, 'the retention sweep failed; retrying in an hour'),
     );
-    void replay(ctx, state, 'start').then(
-      () => timer.arm(),
-      (err: unknown) =>
-        process.nextTick(() => {
-          throw err; // a replay that fails is a bug: the actor restarts and replays again
-        }),
-    );
+    void state.ready
+      .then(() => replay(ctx, state, 'start'))
+      .then(
+        () => timer.arm(),
+        (err: unknown) =>
+          process.nextTick(() => {
+            throw err; // a replay that fails is a bug: the actor restarts and replays again
+          }),
+      );
     return state;
   },
   { concurrency: ACTORS.memory.concurrency },
