@@ -150,7 +150,8 @@ async function main(): Promise<void> {
     view.provider = { state: 'ready', provider: await createUseLiteProvider({ cacheDir: models }) };
     for (const mode of ['bm25', 'hybrid'] as const) {
       results[`memvault ${mode}`] = [];
-      for (const t of texts) results[`memvault ${mode}`]!.push((await view.search({ query: t, k: K, mode })).results.map((h) => h.path));
+      for (const t of texts)
+        results[`memvault ${mode}`]!.push((await view.search({ query: t, k: K, mode })).results.map((h) => h.path ?? ''));
     }
 
     // memvault daemon (serve) on the same index, and qmd's HTTP server on its index

@@ -188,7 +188,7 @@ function configs(): Array<{ name: string; ranking: Ranking }> {
 
 /** Distinct note paths in rank order (first rank of each note kept). */
 function notesOf(results: SearchResult[]): string[] {
-  return [...new Set(results.map((r) => r.path))];
+  return [...new Set(results.map((r) => r.path ?? ''))];
 }
 
 interface PerQuery {

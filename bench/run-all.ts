@@ -234,6 +234,47 @@ const EXTRACT: Record<string, (r: Json) => Row[]> = {
       met: null,
     }));
   },
+  'episodes-chat-latency': (r) => [
+    {
+      bench: 'episodes-chat-latency',
+      figure: `chat at 1 message/s: POST → found by search (p50, p95)`,
+      goal: 'p50 ≤ 300 ms',
+      measured: `${ms(at(r, 'searchableMs.p50'))}, ${ms(at(r, 'searchableMs.p95'))}`,
+      met: le(at(r, 'searchableMs.p50'), 300),
+    },
+  ],
+  'episodes-burst': (r) => [
+    {
+      bench: 'episodes-burst',
+      figure: `${at(r, 'messages') ?? '?'} messages over ${at(r, 'sessions') ?? '?'} sessions: accepted`,
+      goal: '≥ 1,000 episodes/s',
+      measured: `${num(at(r, 'acceptedPerSec'), 0)} episodes/s`,
+      met: ge(at(r, 'acceptedPerSec'), 1000),
+    },
+    {
+      bench: 'episodes-burst',
+      figure: 'all searchable vs the model alone on the texts embedded',
+      goal: 'within the model’s throughput (≤ 1.5×)',
+      measured: `${num(n(r, 'searchableMs') / 1000)} s vs ${num(n(r, 'modelAloneMs') / 1000)} s (${num(at(r, 'ratioToModel'), 2)}×)`,
+      met: le(at(r, 'ratioToModel'), 1.5),
+    },
+  ],
+  'episodes-remember': (r) => [
+    {
+      bench: 'episodes-remember',
+      figure: 'memory_remember incl. its commit (p50; vault_write p50 same run)',
+      goal: 'p50 ≤ 25 ms',
+      measured: `${ms(at(r, 'rememberMs.p50'))} (${ms(at(r, 'vaultWriteMs.p50'))})`,
+      met: le(at(r, 'rememberMs.p50'), 25),
+    },
+    {
+      bench: 'episodes-remember',
+      figure: 'the last appends to a day log vs the first (p50 ratio)',
+      goal: '≤ 1.25 (equal within noise)',
+      measured: `${num(at(r, 'rememberMs.ratioLastToFirst'), 2)}`,
+      met: le(at(r, 'rememberMs.ratioLastToFirst'), 1.25),
+    },
+  ],
 };
 
 /** A script's own `summary` rows ({figure, goal, measured, met}) win: the other helper's scripts may offer them. */

@@ -14,7 +14,7 @@ export interface Args {
   mode?: string;
   group?: string;
   agent?: string;
-  /** llm-usage: how far back (`7d`, `24h`, `90m`, or a date). */
+  /** llm-usage and recall: how far back (`7d`, `24h`, `90m`, or a date). */
   since?: string;
   /** run: the day a job is for (YYYY-MM-DD) and the calendar event (UID) a meeting note is for. */
   date?: string;
@@ -23,6 +23,18 @@ export interface Args {
   revision?: string;
   file?: string;
   hubUrl?: string;
+  /** recall: how many memories to list. */
+  top?: number;
+  /** backfill: vault, chat, task, correction or all. */
+  source?: string;
+  /** backfill: the JSONL export to import. */
+  from?: string;
+  /** forget: find the fact by its words; with --confirm it is forgotten. */
+  query?: string;
+  confirm: boolean;
+  /** forget: an episode id (chat:<session>:<message>, task:<id>, correction:<id>). */
+  episode?: string;
+  reason?: string;
   rest: string[];
 }
 
@@ -47,6 +59,13 @@ export function parseArgs(argv: string[]): Args {
       revision: { type: 'string' },
       file: { type: 'string' },
       'hub-url': { type: 'string' },
+      top: { type: 'string' },
+      source: { type: 'string' },
+      from: { type: 'string' },
+      query: { type: 'string' },
+      confirm: { type: 'boolean', default: false },
+      episode: { type: 'string' },
+      reason: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -59,6 +78,13 @@ export function parseArgs(argv: string[]): Args {
   if (values.mode !== undefined && !['hybrid', 'bm25', 'vector'].includes(values.mode))
     throw new UsageError('--mode must be hybrid, bm25 or vector');
   if (values.group !== undefined && !['note', 'chunk'].includes(values.group)) throw new UsageError('--group must be note or chunk');
+  let top: number | undefined;
+  if (values.top !== undefined) {
+    top = Number(values.top);
+    if (!Number.isInteger(top) || top < 1) throw new UsageError('--top must be a positive integer');
+  }
+  if (values.source !== undefined && !['vault', 'chat', 'task', 'correction', 'all'].includes(values.source))
+    throw new UsageError('--source must be vault, chat, task, correction or all');
   return {
     vault: values.vault,
     config: values.config,
@@ -75,6 +101,13 @@ export function parseArgs(argv: string[]): Args {
     revision: values.revision,
     file: values.file,
     hubUrl: values['hub-url'],
+    top,
+    source: values.source,
+    from: values.from,
+    query: values.query,
+    confirm: values.confirm ?? false,
+    episode: values.episode,
+    reason: values.reason,
     rest: positionals,
   };
 }

@@ -17,6 +17,10 @@ const USAGE = `memvault — a memory vault daemon for AI agents
   memvault run     JOB [--vault DIR] [--config FILE] [--date YYYY-MM-DD] [--event UID] [--json]   run a scheduled job now
   memvault jobs    [--vault DIR] [--json]                             the scheduled jobs: next run, last run and outcome
   memvault llm-usage [--vault DIR] [--since 7d|24h|YYYY-MM-DD] [--json]  LLM calls, tokens and cost from the invocation log
+  memvault backfill --vault DIR --source vault|chat|task|correction|all [--from FILE.jsonl]   import episodes (idempotent)
+  memvault forget  [--vault DIR] FACT_ID | --query TEXT [--confirm] | --episode ID [--reason WHY]
+  memvault prune   [--vault DIR] [--json]                             the retention sweep now
+  memvault recall  [--vault DIR] [--since 7d] [--top 20] [--json]     the memories searches brought back most
 
 Environment: MEMVAULT_LISTEN (HOST:PORT), MEMVAULT_DATA_DIR (default <vault>/.memvault).`;
 
@@ -62,6 +66,18 @@ export async function main(argv: string[]): Promise<void> {
         break;
       case 'llm-usage':
         code = await (await import('./commands/llm-usage.js')).llmUsageCommand(a);
+        break;
+      case 'backfill':
+        code = await (await import('./commands/backfill.js')).backfillCommand(a);
+        break;
+      case 'forget':
+        code = await (await import('./commands/forget.js')).forgetCommand(a);
+        break;
+      case 'prune':
+        code = await (await import('./commands/prune.js')).pruneCommand(a);
+        break;
+      case 'recall':
+        code = await (await import('./commands/recall.js')).recallCommand(a);
         break;
       default:
         throw new UsageError(`unknown command "${command}"`);

@@ -113,9 +113,10 @@ const identity = z.object({ name: z.string().min(1).max(200), email: z.string().
 const writesSchema = z
   .object({
     enabled: z.boolean().default(true),
+    // `Memory` holds the fact log: agents may write notes there, but its reserved paths only through memory_remember/forget
     allowlist: z
       .array(z.string().min(1))
-      .default(['Inbox', 'Meetings', 'People', 'Projects', 'Daily', 'Reviews', 'Reflections', 'Commitments']),
+      .default(['Inbox', 'Meetings', 'People', 'Projects', 'Daily', 'Reviews', 'Reflections', 'Commitments', 'Memory']),
     max_bytes: z.number().int().min(1).max(50_000_000).default(200_000),
     author: identity.default({ name: 'memvault', email: 'memvault@localhost' }),
     person: identity.default({ name: 'vault owner', email: 'owner@localhost' }),
@@ -139,6 +140,105 @@ const supervisorSchema = z
   })
   .strict();
 
+const idleSeconds = z
+  .number()
+  .int()
+  .min(1)
+  .max(30 * 86_400);
+const roles = z.enum(['user', 'assistant', 'system', 'tool']);
+
+const episodesSchema = z
+  .object({
+    // one text field of an episode (text, description, notes, original, corrected, input) at most, in UTF-8 bytes
+    max_text_bytes: z.number().int().min(256).max(10_000_000).default(65_536),
+    // a POST /v1/episodes body at most (1,000 episodes of a few KB each fit)
+    max_body_bytes: z.number().int().min(1024).max(256_000_000).default(16_000_000),
+    chat: z
+      .object({
+        index_roles: z.array(roles).min(1).default(['user', 'assistant']),
+        min_chars: z.number().int().min(0).max(10_000).default(12),
+        task_verbs: z
+          .array(z.string().regex(/^[a-z][a-z'-]*$/, 'lower-case words only'))
+          .default([
+            'call',
+            'email',
+            'text',
+            'send',
+            'buy',
+            'pay',
+            'book',
+            'schedule',
+            'remind',
+            'meet',
+            'fix',
+            'review',
+            'ship',
+            'cancel',
+            'order',
+            'renew',
+            'submit',
+            'file',
+            'sign',
+            'invite',
+          ]),
+        idle_close_s: idleSeconds.default(1800),
+      })
+      .strict()
+      .default({}),
+    task: z
+      .object({ reindex_on_status: z.array(z.string().min(1).max(64)).default(['done', 'cancelled']) })
+      .strict()
+      .default({}),
+  })
+  .strict();
+
+const memorySchema = z
+  .object({
+    // the fact log lives in <folder>/Log/YYYY-MM-DD.md, forgotten facts in <folder>/tombstones.jsonl
+    folder: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9_-](?:[A-Za-z0-9 _-]*[A-Za-z0-9_-])?(?:\/[A-Za-z0-9_-](?:[A-Za-z0-9 _-]*[A-Za-z0-9_-])?)*$/,
+        'a vault-relative folder of plain names, such as "Memory" or "Agents/Memory"',
+      )
+      .default('Memory'),
+  })
+  .strict();
+
+// Days an episode is kept, by source type; `never` keeps it for good. Facts and vault notes are durable sources: their
+// truth is the vault, never pruned by age.
+const days = z.union([z.number().int().min(1).max(36_500), z.literal('never')]);
+const durable = z.literal('never', {
+  errorMap: () => ({ message: 'durable sources (facts, vault notes) are never pruned by age: only "never"' }),
+});
+const retentionSchema = z
+  .object({
+    days: z
+      .object({
+        chat: days.default(90),
+        task: days.default(365),
+        correction: days.default(365),
+        fact: durable.default('never'),
+        vault: durable.default('never'),
+      })
+      .strict()
+      .default({}),
+    // hours between retention sweeps (one also runs whenever the journal has been replayed: at start, after a reindex)
+    sweep_every_h: z
+      .number()
+      .min(0.01)
+      .max(24 * 30)
+      .default(24),
+  })
+  .strict();
+
+const recallSchema = z
+  .object({
+    // the recall log (<data dir>/recall/*.jsonl) at most; the oldest day files are dropped first
+    max_mb: z.number().min(0.01).max(1_000_000).default(64),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     vault: z.string().min(1).optional(),
@@ -159,6 +259,10 @@ export const configSchema = z
     skills: skillsSchema.default({}),
     calendar: calendarSchema.optional(),
     templates: templatesSchema.default({}),
+    episodes: episodesSchema.default({}),
+    memory: memorySchema.default({}),
+    retention: retentionSchema.default({}),
+    recall: recallSchema.default({}),
     log: z
       .object({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') })
       .strict()

@@ -20,6 +20,7 @@ import { MainMetrics } from './metrics.js';
 import { buildNextIndex } from './reindex.js';
 import { Router, type MainNotice, type MainRequest } from './router.js';
 import { VaultWatch } from './vault-watch.js';
+import { memoryPaths } from '../actors/memory/paths.js';
 
 export interface DaemonOptions {
   mode: 'serve' | 'oneshot';
@@ -46,6 +47,7 @@ export class Daemon {
   #stopping = false;
   #watch: VaultWatch | null = null;
   #watcherState = { pending: -1, reconciled: false };
+  #memoryState = { pending: -1, replaying: true };
   #stateWaiters: Array<() => void> = [];
   #swapping = 0;
 
@@ -114,6 +116,7 @@ export class Daemon {
         vault: cfg.vault,
         dbFile,
         ignore: cfg.watcher.ignore,
+        isMemoryFile: memoryPaths(cfg.memory.folder).isMemoryFile,
         board: this.board,
         log: this.#o.log,
         route: (m) => this.router.route(m, 'main'),
@@ -168,6 +171,13 @@ export class Daemon {
         for (const f of w) f();
         return;
       }
+      case 'main.memory_state': {
+        this.#memoryState = { pending: msg.pending, replaying: msg.replaying };
+        const w = this.#stateWaiters;
+        this.#stateWaiters = [];
+        for (const f of w) f();
+        return;
+      }
       case 'main.committed':
         return; // observers get it through onRouted
       default:
@@ -212,7 +222,9 @@ export class Daemon {
   async whenCaughtUp(): Promise<void> {
     for (;;) {
       const s = this.#watcherState;
-      if (s.reconciled && s.pending === 0) {
+      const m = this.#memoryState;
+      const memoryDone = !this.handles.memory || (!m.replaying && m.pending === 0);
+      if (s.reconciled && s.pending === 0 && memoryDone) {
         const ingest = INGEST.map((a) => this.handles[a]);
         if (ingest.every((x) => !x || x.depth() === 0)) return;
         await Promise.all(ingest.map((x) => x?.onIdle()));

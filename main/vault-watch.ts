@@ -17,6 +17,8 @@ export interface VaultWatchDeps {
   board: Board;
   log: EventLogger;
   route: (msg: AnyMsg) => void;
+  /** The fact log's files (day logs, tombstones): their changes go to the memory actor. */
+  isMemoryFile: (rel: string) => boolean;
   /** Whether people's edits go to the git writer too (writes enabled). */
   git: () => boolean;
   /** True while a reindex swap is replacing the index file on purpose. */
@@ -241,6 +243,8 @@ export class VaultWatch {
         folders.push(rel);
     }
     if (folders.length) void this.#rewatch(folders);
+    const memory = paths.filter((p) => this.#d.isMemoryFile(p));
+    if (memory.length) this.#d.route({ type: 'memory.fs_events', paths: memory, from: 'os' });
     if (paths.length) {
       this.#d.route({ type: 'watcher.fs_events', paths });
       if (this.#d.git()) this.#d.route({ type: 'git.worktree_changed', paths }); // people's edits get committed too

@@ -9,6 +9,8 @@ export type { GatewayMsg } from './to-gateway.js';
 export type { MainMsg, MetricsText, ReindexResult } from './to-main.js';
 export type { GitMsg } from './to-git.js';
 export type { SchedulerMsg } from './to-scheduler.js';
+export type { MemoryMsg, AppendResult, CloseResult, ForgetEpisodeResult, PruneResult } from './to-memory.js';
+export type * from './episodes.js';
 export type * from './vault-ops.js';
 export type * from './to-scheduler.js';
 
@@ -20,10 +22,12 @@ import type { GatewayMsg } from './to-gateway.js';
 import type { MainMsg, MetricsText, ReindexResult } from './to-main.js';
 import type { GitMsg } from './to-git.js';
 import type { SchedulerMsg, JobRunResult, JobsList, RunRefusal } from './to-scheduler.js';
-import type { MutationResult } from './vault-ops.js';
+import type { MutationResult, RememberResult } from './vault-ops.js';
+import type { MemoryMsg, AppendResult, CloseResult, ForgetEpisodeResult, PruneResult } from './to-memory.js';
+import type { PruneCounts } from './episodes.js';
 
-export type AnyMsg = WatcherMsg | ChunkerMsg | EmbedderMsg | StoreMsg | GatewayMsg | MainMsg | GitMsg | SchedulerMsg;
-export type ActorName = 'watcher' | 'chunker' | 'embedder' | 'store' | 'gateway' | 'main' | 'git' | 'scheduler';
+export type AnyMsg = WatcherMsg | ChunkerMsg | EmbedderMsg | StoreMsg | GatewayMsg | MainMsg | GitMsg | SchedulerMsg | MemoryMsg;
+export type ActorName = 'watcher' | 'chunker' | 'embedder' | 'store' | 'gateway' | 'main' | 'git' | 'scheduler' | 'memory';
 
 export type MsgType = AnyMsg['type'];
 export type MsgOf<T extends MsgType> = Extract<AnyMsg, { type: T }>;
@@ -37,6 +41,13 @@ export interface Replies {
   'store.swap_index': { swapped: true };
   'scheduler.run': JobRunResult | RunRefusal;
   'scheduler.jobs': JobsList;
+  'store.prune_episodes': PruneCounts;
+  'git.remember': RememberResult;
+  'git.forget': MutationResult;
+  'memory.append': AppendResult;
+  'memory.close_session': CloseResult;
+  'memory.forget_episode': ForgetEpisodeResult;
+  'memory.prune': PruneResult;
 }
 export type RequestType = keyof Replies;
 

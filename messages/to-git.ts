@@ -1,8 +1,12 @@
 // Messages the git writer receives: agent mutations and undos (requests: the handler answers with ctx.reply and a
 // MutationResult), and work-tree changes seen on disk (committed as a person's edit after a quiet period).
-import type { Caller, UndoRequest, VaultOp } from './vault-ops.js';
+import type { Caller, FactInput, UndoRequest, VaultOp } from './vault-ops.js';
 
 export type GitMsg =
   | { type: 'git.mutate'; op: VaultOp; caller: Caller & { mayReadSensitive: boolean } }
   | { type: 'git.undo'; req: UndoRequest & { reason?: string } }
-  | { type: 'git.worktree_changed'; paths: string[] };
+  | { type: 'git.worktree_changed'; paths: string[] }
+  /** Request (memory_remember): append one fact line to today's log in the memory folder and commit it; a RememberResult. */
+  | { type: 'git.remember'; fact: FactInput; caller: Caller }
+  /** Request (memory_forget): append tombstone lines (JSON) to the memory folder's tombstones.jsonl and commit; a MutationResult. */
+  | { type: 'git.forget'; lines: string[]; caller: Caller };

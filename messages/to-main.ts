@@ -7,7 +7,9 @@ export type MainMsg =
   /** The watcher's pending count changed to or from zero, or its reconcile finished. */
   | { type: 'main.watcher_state'; pending: number; reconciled: boolean }
   /** The git writer recorded a commit (agent, undo or a person's edit): for observers (tests, chaos runs). */
-  | { type: 'main.committed'; kind: 'agent' | 'undo' | 'human'; sha: string; paths: string[] };
+  | { type: 'main.committed'; kind: 'agent' | 'undo' | 'human'; sha: string; paths: string[] }
+  /** The memory actor's episodes and facts not yet in the index, and whether its journal replay is still running. */
+  | { type: 'main.memory_state'; pending: number; replaying: boolean };
 
 export interface MetricsText {
   text: string;

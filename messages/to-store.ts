@@ -1,5 +1,6 @@
 // Messages the store writer receives: every index mutation, each applied in one idempotent transaction.
 import type { ChunkDraft, ModelInfo, ParsedNote, VaultPath } from './common.js';
+import type { EpisodeBatch, SourceType } from './episodes.js';
 
 export type FileFailReason =
   | 'not_utf8'
@@ -26,4 +27,8 @@ export type StoreMsg =
   /** Request (main's reindex): close the live index, rename `next` over it, reopen, bump indexGeneration; replies when done. */
   | { type: 'store.swap_index'; next: string }
   /** The index file was deleted under the daemon: main made a fresh one at the same path; reopen it and rebuild. */
-  | { type: 'store.reopen_index'; reason: string };
+  | { type: 'store.reopen_index'; reason: string }
+  /** The memory actor's projection step (episodes, facts, the journal checkpoint), in one transaction; answered by `memory.projected`. */
+  | { type: 'store.episodes'; batch: EpisodeBatch }
+  /** Request (retention sweep): remove episode rows older than each cutoff (epoch ms) in one transaction; answered with PruneCounts. */
+  | { type: 'store.prune_episodes'; cutoffs: Partial<Record<SourceType, number>> };

@@ -28,7 +28,8 @@ export type WriteFailReason =
   | 'unavailable' // the vault or git is unusable; retry later
   | 'disk_full' // the vault's disk (or quota) is full: nothing was changed; retrying helps only once space is freed
   | 'busy' // the write queue is full; retry later
-  | 'nothing_to_undo';
+  | 'nothing_to_undo'
+  | 'reserved'; // the fact log, its tombstones and Memory/log.md: only memory_remember and memory_forget append there
 
 export interface MutationOk {
   ok: true;
@@ -39,6 +40,19 @@ export interface MutationOk {
   contentHash: string | null; // sha256 hex of the written bytes (null for delete)
 }
 export type MutationResult = MutationOk | Failure<WriteFailReason>;
+
+/** A fact to append to today's log (memory_remember): content one line, category and tags checked by the gateway. */
+export interface FactInput {
+  content: string;
+  category?: string;
+  tags: string[];
+  /** Who the log's `## HH:MM — who` header names: the session, else the agent. */
+  who: string;
+}
+
+export type RememberResult =
+  | { ok: true; fact_id: string; path: string; line: number; commit: string | null; at: string }
+  | Failure<WriteFailReason>;
 
 export interface UndoRequest {
   agent: string;

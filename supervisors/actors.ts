@@ -50,7 +50,7 @@ export const ACTORS = {
     stall: 1,
     shutdownMs: 5_000,
     pools: true,
-    sends: {},
+    sends: { 'watcher.rescan': 'POST /v1/reconcile (memvault backfill --source vault)' },
     requests: {
       'git.mutate': 'an agent’s write tool call',
       'git.undo': 'vault_undo_last',
@@ -58,6 +58,12 @@ export const ACTORS = {
       'main.reindex': 'POST /v1/reindex',
       'scheduler.run': 'POST /v1/jobs/<job>/run, memvault run',
       'scheduler.jobs': 'GET /v1/jobs',
+      'memory.append': 'POST /v1/episodes: journaled (fsync) before the answer',
+      'memory.close_session': 'POST /v1/episodes/sessions/<id>/close',
+      'memory.forget_episode': 'memory_forget with an episode_id',
+      'memory.prune': 'POST /v1/prune (memvault prune)',
+      'git.remember': 'memory_remember: one fact line appended to today’s log, committed',
+      'git.forget': 'memory_forget of a fact: a tombstone appended, committed',
     },
   },
   store: {
@@ -76,6 +82,8 @@ export const ACTORS = {
       'watcher.done': 'a path is settled: release its single flight',
       'gateway.indexed': 'read-your-writes: the index now holds this content',
       'watcher.rescan': 'the index was swapped or rebuilt: reconcile against it',
+      'memory.projected': 'a projection batch is in the index',
+      'memory.rescan': 'the index was swapped or rebuilt: replay the journal from its checkpoint',
     },
     requests: {},
   },
@@ -135,6 +143,26 @@ export const ACTORS = {
     },
     requests: {},
   },
+  // last in the pipeline: a store restart restarts it too, and it replays the journal from the index's checkpoint
+  memory: {
+    file: '../actors/memory/actor.js',
+    folder: 'actors/memory',
+    role: 'episode journal (fsync before the answer), chat turns, tasks, corrections; projected into the index',
+    tree: 'ingest',
+    oneshot: true,
+    needsWrites: false,
+    window: 16,
+    // appends wait on one shared fdatasync: several in the handler at once share it (group commit)
+    concurrency: 16,
+    stall: 2, // a projection step can wait on the model like the embedder does
+    shutdownMs: 5_000,
+    pools: true,
+    sends: {
+      'store.episodes': 'a projection step: episode documents with vectors, removals, the journal checkpoint',
+      'main.memory_state': 'episodes pending and replay progress (whenCaughtUp, status)',
+    },
+    requests: { 'store.prune_episodes': 'the retention sweep' },
+  },
   git: {
     file: '../actors/git-writer/actor.js',
     folder: 'actors/git-writer',
@@ -150,6 +178,8 @@ export const ACTORS = {
     sends: {
       'watcher.fs_events': 'the paths a write or undo touched (OS events for a quick write-then-delete can coalesce into nothing)',
       'main.committed': 'a commit was recorded (agent, undo or a person’s edit)',
+      'memory.facts_appended': 'memory_remember’s line is committed: index just that line',
+      'memory.fs_events': 'the fact log’s tombstones changed (forget, undo)',
     },
     requests: {},
   },
@@ -179,10 +209,15 @@ export const MAIN = {
     'watcher.fs_events': 'OS events on the vault (main owns the subscription, so events queue while the watcher restarts)',
     'watcher.rescan': 'the vault folder came back or new folders appeared',
     'git.worktree_changed': 'people’s edits on disk, committed as the person after a quiet period',
+    'memory.fs_events': 'the fact log’s files changed on disk (day logs, tombstones)',
     'store.reopen_index': 'the index file was deleted under the daemon',
     'store.file_failed': 'a note crashed an actor three times (poison): marked failed so its flight ends',
   },
-  requests: { 'store.swap_index': 'reindex: swap the rebuilt index file in' },
+  requests: {
+    'store.swap_index': 'reindex: swap the rebuilt index file in',
+    'memory.append': 'memvault backfill without a daemon: episodes from a JSONL export',
+    'memory.close_session': 'memvault backfill without a daemon: an exported conversation is over',
+  },
 } as const satisfies Pick<ActorSpec, 'sends' | 'requests'>;
 
 export type RoutedActor = keyof typeof ACTORS;

@@ -21,6 +21,9 @@ import { ToolGateway } from './tools/gateway.js';
 import { toolLimits } from './tools/deps.js';
 import { toolMetrics } from './tools/metrics.js';
 import { llmStatus } from './llm-status.js';
+import { requestBackend } from './episodes-http.js';
+import { RecallLog } from './recall-log.js';
+import { FACT_KEY } from './tools/memory-tools.js';
 
 const { b, board, log } = boot();
 const cfg = b.config;
@@ -75,19 +78,29 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
     );
     const writes = new MessageWriteBackend(
       (m) => init.request(m, WRITE_TIMEOUT_MS),
+      (m) => init.request(m, WRITE_TIMEOUT_MS),
       board,
       cfg.writes.enabled,
       cfg.writes.agents_may_read_sensitive,
       cfg.writes.max_queue,
     );
-    const indexWaiter = new IndexWaiter((p) => view.reader.document(SOURCE_VAULT, p)?.contentHash ?? null);
+    // facts are waited on as `\0fact:<id>` (a vault path never holds a NUL)
+    const indexWaiter = new IndexWaiter((p) =>
+      p.startsWith(FACT_KEY)
+        ? (view.reader.document('fact', p.slice(FACT_KEY.length))?.contentHash ?? null)
+        : (view.reader.document(SOURCE_VAULT, p)?.contentHash ?? null),
+    );
+    const episodes = requestBackend((msg, ms) => init.request(msg as never, ms) as never);
     const metrics = gatewayMetrics();
-    const search = retriever(view, log, metrics);
+    const recall = new RecallLog(cfg.data_dir, cfg.recall.max_mb);
+    recall.onSize = (bytes) => metrics.recallBytes.set(bytes);
+    const search = retriever(view, log, metrics, recall);
     const tools = new ToolGateway({
       ...toolLimits(cfg),
       view,
       search,
       writes, // offered while writes.available() says so (board gitState)
+      episodes,
       waitIndexed: (p, hash, ms) => indexWaiter.wait(p, hash, ms),
       log,
       metrics: toolMetrics(),
@@ -114,6 +127,12 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
             },
           }
         : {}),
+      reconcile: () => init.emit({ type: 'watcher.rescan', reason: 'asked over HTTP (backfill)' }),
+      episodes: {
+        backend: episodes,
+        maxBodyBytes: cfg.episodes.max_body_bytes,
+        maxTextBytes: cfg.episodes.max_text_bytes,
+      },
     });
     const { host, port: configured } = splitListen(cfg.listen);
     // with port 0, a restarted gateway takes the port its predecessor had, so clients' URLs stay valid

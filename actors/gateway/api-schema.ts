@@ -1,5 +1,6 @@
 // HTTP request bodies, validated with zod: a bad argument gets 400 `bad_request` naming the field and the rule.
 import { z } from 'zod';
+import { SOURCE_TYPES } from '../../messages/episodes.js';
 
 const since = z.union([z.number().int().nonnegative(), z.string().datetime({ offset: true }), z.string().date()]);
 
@@ -13,7 +14,9 @@ export const searchBody = z
       .object({
         path_prefix: z.string().max(1000).optional(),
         folder: z.string().max(1000).optional(),
-        source_type: z.string().max(64).optional(),
+        source_type: z
+          .enum(SOURCE_TYPES, { errorMap: () => ({ message: `source_type must be one of ${SOURCE_TYPES.join(', ')}` }) })
+          .optional(),
         since: since.optional(),
         tags: z.array(z.string().min(1).max(200)).max(50).optional(),
         include_sensitive: z.boolean().optional(),

@@ -11,7 +11,8 @@ import type { GatewayMetrics } from './metrics.js';
 import type { Retrieve } from './retrieval.js';
 import type { ToolGateway } from './tools/gateway.js';
 import { routeTools } from './tools/http-json.js';
-import { httpStatus } from './tools/types.js';
+import { routeEpisodes, type EpisodeRouteDeps } from './episodes-http.js';
+import { httpStatus, sanitiseAgent } from './tools/types.js';
 
 export interface HttpDeps {
   token: string;
@@ -29,6 +30,10 @@ export interface HttpDeps {
   llm?: () => LlmStatus;
   /** The scheduler's jobs at /v1/jobs (jobs-routes.ts); absent when it does not run. */
   jobs?: JobsBackend;
+  /** POST /v1/reconcile: the watcher compares the whole vault with the index again. */
+  reconcile?: () => void;
+  /** POST /v1/episodes, session close, prune (absent where no memory actor runs). */
+  episodes?: Omit<EpisodeRouteDeps, 'view' | 'metrics'>;
 }
 
 class HttpFailure extends Error {
@@ -84,9 +89,16 @@ export function createHttpServer(d: HttpDeps): Server {
       if (tool) return tool;
       const job = routeJobs(d.jobs, req, res, p);
       if (job) return job;
+      const episodes = d.episodes ? routeEpisodes({ ...d.episodes, view: d.view, metrics: d.metrics }, req, res, p) : null;
+      if (episodes) return episodes;
       if (p === '/v1/status' && req.method === 'GET') {
         send(res, 200, { index: d.view.state(), version: d.version, ...(d.llm ? { llm: d.llm() } : {}) });
         return 200;
+      }
+      if (p === '/v1/reconcile' && req.method === 'POST' && d.reconcile) {
+        d.reconcile();
+        send(res, 202, { ok: true, reconciling: true });
+        return 202;
       }
       if (p === '/v1/reindex' && req.method === 'POST') {
         const r = await d.reindex();
@@ -97,7 +109,7 @@ export function createHttpServer(d: HttpDeps): Server {
       if (p === '/v1/search' && req.method === 'POST') {
         const parsed = searchBody.safeParse(await readJson(req, max));
         if (!parsed.success) throw new HttpFailure(400, 'bad_request', describeIssues(parsed.error));
-        send(res, 200, await d.search(parsed.data));
+        send(res, 200, await d.search(parsed.data, { agent: sanitiseAgent(req.headers['x-memvault-agent']), transport: 'http' }));
         return 200;
       }
     }
@@ -122,5 +134,8 @@ function routeLabel(url: string | undefined): string {
   const p = (url ?? '/').split('?')[0] ?? '/';
   if (p.startsWith('/v1/tools')) return '/v1/tools';
   if (p.startsWith('/v1/jobs')) return '/v1/jobs';
-  return ['/healthz', '/metrics', '/v1/status', '/v1/search', '/v1/reindex', '/mcp'].includes(p) ? p : 'other';
+  if (p.startsWith('/v1/episodes')) return '/v1/episodes';
+  return ['/healthz', '/metrics', '/v1/status', '/v1/search', '/v1/reindex', '/v1/reconcile', '/v1/prune', '/mcp'].includes(p)
+    ? p
+    : 'other';
 }

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import type { Board } from '../../supervisors/runtime/board.js';
 import { EMBEDDER_STATES, STORE_STATES } from '../../supervisors/runtime/board.js';
 import { STORE_REASONS } from '../store-writer/write-retry.js';
-import { modelKey, type ModelInfo } from '../../messages/common.js';
+import { modelKey, SOURCE_VAULT, type ModelInfo } from '../../messages/common.js';
 import type { EmbeddingProvider } from '../../messages/embedding.js';
 import type { SearchHit } from '../../messages/store.js';
 import { openIndex } from '../store-writer/schema.js';
@@ -31,6 +31,10 @@ export interface IndexState {
   store: { state: string; reason: string | null };
   /** `missing` while the vault folder is gone: results come from the index as it was, and writes are refused. */
   vault: 'present' | 'missing';
+  /** Live documents by source type (vault, chat, task, correction, fact). */
+  sources: Record<string, number>;
+  /** Episodes and facts received and not yet searchable, the age of the oldest, and failures since start. */
+  episodes: { pending: number; oldest_pending_age_ms: number | null; replaying: boolean; failed: number };
 }
 
 /** One more matching section of a result's note (`group: "note"`). */
@@ -43,10 +47,23 @@ export interface AlsoResult {
 }
 
 export interface SearchResult extends AlsoResult {
-  path: string;
+  /** The note (vault) or the day log (fact); episodes have none. */
+  path?: string;
   title: string;
   sensitive: boolean;
   source_type: string;
+  /** Episodes: the id memory_forget takes (`chat:<session>:<first>-<last>`, `task:<id>`, `correction:<id>`). */
+  episode_id?: string;
+  session_id?: string;
+  task_id?: string;
+  correction_id?: string;
+  /** Episodes and facts: when it happened (a chat turn: its newest message), ISO 8601. */
+  at?: string;
+  fact_id?: string;
+  category?: string | null;
+  tags?: string[];
+  /** Facts: the line in the day log. */
+  line?: number;
   /** With `group: "note"` (the default): up to 3 other matching sections of the same note, best first. */
   also?: AlsoResult[];
 }
@@ -83,7 +100,7 @@ export class IndexView {
   readonly #dbFile: string;
   #db: Database.Database;
   #reader: IndexReader;
-  #counts: { at: number; v: ReturnType<IndexReader['counts']> } | null = null;
+  #counts: { at: number; v: ReturnType<IndexReader['counts']>; sources: Record<string, number> } | null = null;
   provider: ProviderState = { state: 'starting' };
   /** Settles when the provider leaves `starting`; a search that needs vectors waits for it (bounded) rather than degrade. */
   providerSettled: Promise<unknown> | null = null;
@@ -149,7 +166,8 @@ export class IndexView {
     const now = monotonicMs();
     // counts change only when the store writes: recount when it has written since (or every second without a board)
     const stamp = this.board ? this.board.get('storeWrites') + this.board.get('indexGeneration') * 1e9 : Math.floor(now / 1000);
-    if (!this.#counts || this.#counts.at !== stamp) this.#counts = { at: stamp, v: this.#reader.counts() };
+    if (!this.#counts || this.#counts.at !== stamp)
+      this.#counts = { at: stamp, v: this.#reader.counts(), sources: this.#reader.countsBySource() };
     const c = this.#counts.v;
     const b = this.board;
     const last = Math.max(c.lastIndexedAt ?? 0, b?.get('lastIndexedAt') ?? 0);
@@ -175,6 +193,14 @@ export class IndexView {
       vector_search: { available: v.available, reason: v.reason },
       store: storeState(b),
       vault: b?.get('vaultState') === 1 ? 'missing' : 'present',
+      sources: this.#counts.sources,
+      episodes: {
+        pending: b?.get('memoryPending') ?? 0,
+        oldest_pending_age_ms:
+          b && b.get('memoryOldestPendingAt') > 0 ? Math.max(0, Math.round(now - b.get('memoryOldestPendingAt'))) : null,
+        replaying: (b?.get('memoryReplaying') ?? 0) === 1,
+        failed: b?.get('episodesFailed') ?? 0,
+      },
     };
   }
 
@@ -228,7 +254,7 @@ export class IndexView {
     );
     return {
       results: hits.map((h) => ({
-        path: h.path,
+        ...where(h, h.sourceType === SOURCE_VAULT ? null : (this.#reader.document(h.sourceType, h.path)?.metadata ?? {})),
         title: h.title,
         ...also(h),
         sensitive: h.sensitive,
@@ -240,6 +266,31 @@ export class IndexView {
       took_ms: Math.round((performance.now() - started) * 100) / 100,
       index: this.state(),
     };
+  }
+}
+
+/** Where a hit is: a vault note's path, or an episode's ids and time, or a fact's id, log line, category and tags. */
+function where(h: SearchHit, meta: Record<string, unknown> | null): Partial<SearchResult> {
+  if (meta === null) return { path: h.path };
+  const at = typeof meta['at_ms'] === 'number' ? { at: new Date(meta['at_ms']).toISOString() } : {};
+  switch (h.sourceType) {
+    case 'chat':
+      return { episode_id: `chat:${h.path}`, session_id: String(meta['session_id'] ?? ''), ...at };
+    case 'task':
+      return { episode_id: `task:${h.path}`, task_id: h.path, ...at };
+    case 'correction':
+      return { episode_id: `correction:${h.path}`, correction_id: h.path, ...at };
+    case 'fact':
+      return {
+        path: String(meta['path'] ?? ''),
+        fact_id: h.path,
+        ...at,
+        category: typeof meta['category'] === 'string' ? meta['category'] : null,
+        tags: Array.isArray(meta['tags']) ? (meta['tags'] as string[]) : [],
+        line: Number(meta['line'] ?? 0),
+      };
+    default:
+      return { path: h.path };
   }
 }
 

@@ -4,11 +4,11 @@ import { GIT_STATES, stateName, type Board } from '../../supervisors/runtime/boa
 import { ActorRequestError } from '../../supervisors/runtime/errors.js';
 import { fail } from '../../messages/common.js';
 import type { GitMsg } from '../../messages/to-git.js';
-import type { Caller, MutationResult, UndoRequest, VaultOp } from '../../messages/vault-ops.js';
+import type { Caller, FactInput, MutationResult, RememberResult, UndoRequest, VaultOp } from '../../messages/vault-ops.js';
 
 export const WRITE_TIMEOUT_MS = 60_000;
 
-type GitRequest = Extract<GitMsg, { type: 'git.mutate' | 'git.undo' }>;
+type GitRequest = Extract<GitMsg, { type: 'git.mutate' | 'git.undo' | 'git.forget' }>;
 
 export class MessageWriteBackend {
   #outstanding = 0;
@@ -21,6 +21,8 @@ export class MessageWriteBackend {
   constructor(
     /** Asks the git writer (through main); rejects with ActorRequestError when no answer comes. */
     readonly ask: (m: GitRequest) => Promise<MutationResult>,
+    /** Asks the git writer to append a fact (memory_remember). */
+    readonly askRemember: (m: Extract<GitMsg, { type: 'git.remember' }>) => Promise<RememberResult>,
     readonly board: Board,
     /** writes.enabled: without it no git writer runs, and the write tools are never offered. */
     readonly enabled: boolean,
@@ -45,7 +47,7 @@ export class MessageWriteBackend {
     };
   }
 
-  async #request(msg: GitRequest): Promise<MutationResult> {
+  async #request<R extends MutationResult | RememberResult>(send: () => Promise<R>): Promise<R | MutationResult> {
     if (this.#outstanding >= this.maxQueue)
       return fail(
         'busy',
@@ -53,7 +55,7 @@ export class MessageWriteBackend {
       );
     this.#outstanding++;
     try {
-      return await this.ask(msg);
+      return await send();
     } catch (err) {
       if (err instanceof ActorRequestError && err.reason === 'timeout')
         return fail(
@@ -70,11 +72,19 @@ export class MessageWriteBackend {
   }
 
   mutate(op: VaultOp, caller: Caller): Promise<MutationResult> {
-    return this.#request({ type: 'git.mutate', op, caller: { ...caller, mayReadSensitive: this.mayReadSensitive } });
+    return this.#request(() => this.ask({ type: 'git.mutate', op, caller: { ...caller, mayReadSensitive: this.mayReadSensitive } }));
   }
 
   undoLast(req: UndoRequest & { reason?: string }): Promise<MutationResult> {
-    return this.#request({ type: 'git.undo', req });
+    return this.#request(() => this.ask({ type: 'git.undo', req }));
+  }
+
+  async remember(fact: FactInput, caller: Caller): Promise<RememberResult> {
+    return (await this.#request(() => this.askRemember({ type: 'git.remember', fact, caller }))) as RememberResult;
+  }
+
+  forget(lines: string[], caller: Caller): Promise<MutationResult> {
+    return this.#request(() => this.ask({ type: 'git.forget', lines, caller }));
   }
 }
 
@@ -84,8 +94,10 @@ export class IndexWaiter {
 
   constructor(readonly current: (path: string) => string | null) {}
 
+  /** `hash` '*': until the index holds any content there. */
   wait(path: string, hash: string | null, timeoutMs: number): Promise<boolean> {
-    if (this.current(path) === hash) return Promise.resolve(true);
+    const now = this.current(path);
+    if (now === hash || (hash === '*' && now !== null)) return Promise.resolve(true);
     return new Promise((resolve) => {
       const entry = {
         hash,
@@ -110,7 +122,7 @@ export class IndexWaiter {
     const list = this.#waiters.get(path);
     if (!list) return;
     const rest = list.filter((e) => {
-      if (e.hash !== hash) return true;
+      if (e.hash !== hash && !(e.hash === '*' && hash !== null)) return true;
       e.done(true);
       return false;
     });

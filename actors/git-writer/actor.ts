@@ -20,6 +20,10 @@ import { IntentJournal, intentFor, recoverIntents, type Intent } from './intent-
 import { OwnWrites } from './own-writes.js';
 import { PeopleEdits } from './people-edits.js';
 import { sha256Hex } from '../../messages/hash.js';
+import { memoryPaths } from '../memory/paths.js';
+import { planForget, planRemember } from './memory-writes.js';
+import type { CommitOp } from './git-message.js';
+import type { RememberResult } from '../../messages/vault-ops.js';
 
 const { b, board, log } = boot();
 let notify: (m: MainMsg & Sends<'git'>) => void = () => {};
@@ -65,6 +69,14 @@ function serial<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 const ignore = makeIgnore(cfg.watcher.ignore);
+const memory = memoryPaths(cfg.memory.folder);
+/** What a write touched, told to whoever indexes it: the fact log's files to the memory actor, notes to the watcher. */
+function touched(ctx: { emit(m: Sends<'git'>): void }, paths: string[]): void {
+  const mem = paths.filter((p) => memory.isMemoryFile(p));
+  const notes = paths.filter((p) => !memory.isMemoryFile(p));
+  if (mem.length) ctx.emit({ type: 'memory.fs_events', paths: mem, from: 'git' });
+  if (notes.length) ctx.emit({ type: 'watcher.fs_events', paths: notes });
+}
 const journal = new IntentJournal(path.join(cfg.data_dir, 'git-intent.json'));
 /** The repository once started: people's edits are committed to it from timers as well as from messages. */
 let ready: Ready | null = null;
@@ -153,12 +165,18 @@ async function journalRecord(intent: Intent): Promise<void> {
   );
 }
 
-async function mutate(s: Ready, op: VaultOp, caller: Caller): Promise<MutationResult> {
+/** How the memory tools' appends differ from an agent's write: their own commit op, and reserved paths allowed. */
+interface As {
+  commitOp: CommitOp;
+  privileged: true;
+}
+
+async function mutate(s: Ready, op: VaultOp, caller: Caller, as?: As): Promise<MutationResult> {
   // durable before any file changes: a crash before the commit is then recorded at the next start as this agent's
   const intent = await intentFor(cfg.vault, op, caller);
   await journalRecord(intent);
   try {
-    const result = await applyAndCommit(s, op, caller, intent);
+    const result = await applyAndCommit(s, op, caller, intent, as);
     if (result.ok) await own.record(result.paths);
     return result;
   } finally {
@@ -166,14 +184,14 @@ async function mutate(s: Ready, op: VaultOp, caller: Caller): Promise<MutationRe
   }
 }
 
-async function applyAndCommit(s: Ready, op: VaultOp, caller: Caller, intent0: Intent): Promise<MutationResult> {
+async function applyAndCommit(s: Ready, op: VaultOp, caller: Caller, intent0: Intent, as?: As): Promise<MutationResult> {
   const started = performance.now();
   let intent = intent0;
   await ensureRepo(s);
   if (journal.owed.length) await payOwed(s); // earlier writes git refused are recorded first, in order
   // a person's uncommitted edit of the same note is committed first, as theirs: neither text is lost
   await people.commitFirst(opPaths(op));
-  const applied = await s.writer.apply(op, caller);
+  const applied = await s.writer.apply(op, as ? { ...caller, privileged: true } : caller);
   const fileDone = performance.now();
   phases.observe({ phase: 'file' }, (fileDone - started) / 1000);
   if (!applied.ok) return applied;
@@ -182,7 +200,13 @@ async function applyAndCommit(s: Ready, op: VaultOp, caller: Caller, intent0: In
     intent = { ...intent, hashes: [...intent.hashes, applied.contentHash] };
     await journalRecord(intent);
   }
-  const meta: CommitMeta = { op: op.op, paths: applied.paths, agent: caller.agent, reason: caller.reason, skill: caller.skill };
+  const meta: CommitMeta = {
+    op: as?.commitOp ?? op.op,
+    paths: applied.paths,
+    agent: caller.agent,
+    reason: caller.reason,
+    skill: caller.skill,
+  };
   const c = await s.repo.commit(applied.paths, meta);
   phases.observe({ phase: 'commit' }, (performance.now() - fileDone) / 1000);
   phases.observe({ phase: 'total' }, (performance.now() - started) / 1000);
@@ -265,7 +289,46 @@ runActor<GitMsg, Sends<'git'>, State>(
           'vault write',
         );
         // tell the watcher directly: OS events for a quick write-then-delete can coalesce into nothing
-        if (result.ok) ctx.emit({ type: 'watcher.fs_events', paths: result.paths });
+        if (result.ok) touched(ctx, result.paths);
+        ctx.reply(result);
+        return;
+      }
+      case 'git.remember': {
+        const caller = { ...msg.caller, mayReadSensitive: false };
+        let plan: Awaited<ReturnType<typeof planRemember>> | null = null;
+        const result: MutationResult =
+          s.kind === 'off'
+            ? fail('unavailable', s.reason)
+            : await serial(async () => {
+                plan = await planRemember(cfg.vault, memory, msg.fact, Date.now());
+                return mutate(s, plan.op, caller, { commitOp: 'remember', privileged: true });
+              });
+        writes.inc({ op: 'remember', outcome: result.ok ? 'ok' : result.reason });
+        const p = plan as Awaited<ReturnType<typeof planRemember>> | null;
+        if (!result.ok || !p) {
+          ctx.reply(result.ok ? fail('unavailable', 'the fact could not be appended') : result);
+          return;
+        }
+        const path0 = result.paths[0] ?? p.op.path;
+        log.info(
+          { event: 'memory_remember', path: path0, fact_id: p.factId, agent: msg.caller.agent, commit: result.commit },
+          'fact remembered',
+        );
+        ctx.emit({ type: 'memory.facts_appended', path: path0 });
+        const answer: RememberResult = { ok: true, fact_id: p.factId, path: path0, line: p.line, commit: result.commit, at: p.at };
+        ctx.reply(answer);
+        return;
+      }
+      case 'git.forget': {
+        const caller = { ...msg.caller, mayReadSensitive: false };
+        const result: MutationResult =
+          s.kind === 'off'
+            ? fail('unavailable', s.reason)
+            : await serial(async () =>
+                mutate(s, await planForget(cfg.vault, memory, msg.lines), caller, { commitOp: 'forget', privileged: true }),
+              );
+        writes.inc({ op: 'forget', outcome: result.ok ? 'ok' : result.reason });
+        if (result.ok) touched(ctx, result.paths);
         ctx.reply(result);
         return;
       }
@@ -301,7 +364,7 @@ runActor<GitMsg, Sends<'git'>, State>(
           },
           'vault undo',
         );
-        if (result.ok) ctx.emit({ type: 'watcher.fs_events', paths: result.paths });
+        if (result.ok) touched(ctx, result.paths);
         ctx.reply(result);
         return;
       }
@@ -337,7 +400,7 @@ runActor<GitMsg, Sends<'git'>, State>(
       );
       return { kind: 'off', reason: `${repo.reason}: ${repo.message}` };
     }
-    const writer = new VaultWriter({ root: cfg.vault, allowlist: w.allowlist, maxBytes: w.max_bytes });
+    const writer = new VaultWriter({ root: cfg.vault, allowlist: w.allowlist, maxBytes: w.max_bytes, reserved: memory.isReserved });
     // a write cut short by a crash left its temp file (the note kept its old bytes): litter git would call untracked
     const stale = await removeStaleTemps(cfg.vault, ['.git', STATE_DIR]);
     if (stale.length) log.warn({ event: 'vault_stale_temps_removed', paths: stale }, 'removed temp files of writes a crash cut short');

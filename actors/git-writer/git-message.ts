@@ -1,11 +1,17 @@
 // memvault's commit messages: a subject a person can read in `git log --oneline`, and git trailers a program can
 // parse back (who, what, why, which commit an undo reverts) — the audit trail lives in git itself.
 
-/** What a commit records. `import` is the first commit memvault makes of a folder's existing notes. */
-export type CommitOp = 'write' | 'delete' | 'move' | 'undo' | 'human' | 'import';
-export const COMMIT_OPS: readonly CommitOp[] = ['write', 'delete', 'move', 'undo', 'human', 'import'];
-/** The ops an agent's undo may revert. */
-export const UNDOABLE_OPS: readonly CommitOp[] = ['write', 'delete', 'move'];
+/**
+ * What a commit records. `import` is the first commit memvault makes of a folder's existing notes; `remember` appends a
+ * fact to the day log, `forget` a tombstone.
+ */
+export type CommitOp = 'write' | 'delete' | 'move' | 'undo' | 'human' | 'import' | 'remember' | 'forget';
+export const COMMIT_OPS: readonly CommitOp[] = ['write', 'delete', 'move', 'undo', 'human', 'import', 'remember', 'forget'];
+/**
+ * The ops an agent's undo may revert. A forget can be undone (the fact comes back); a remember cannot — the log is
+ * append-only, and taking a fact back is a forget.
+ */
+export const UNDOABLE_OPS: readonly CommitOp[] = ['write', 'delete', 'move', 'forget'];
 
 export interface CommitMessage {
   op: CommitOp;
@@ -95,6 +101,10 @@ export function subjectOf(msg: CommitMessage): string {
       return `memvault: human edit of ${msg.paths.length} note${msg.paths.length === 1 ? '' : 's'}`;
     case 'import':
       return 'memvault: initial import';
+    case 'remember':
+      return `memvault: remember in ${shown(first)}`;
+    case 'forget':
+      return `memvault: forget in ${shown(first)}`;
   }
 }
 

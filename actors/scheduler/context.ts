@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SOURCE_VAULT } from '../../messages/common.js';
+import type { SourceType } from '../../messages/episodes.js';
 import type { Excerpt, NoteRef } from './templates/vars.js';
 import type { IndexView } from '../gateway/index-view.js';
 import { readFrontmatter } from '../chunker/frontmatter.js';
@@ -92,24 +93,24 @@ export class Context {
   /** Vault sections that match `query` (the configured search mode), as excerpts of their snippets. */
   async search(query: string, k: number, skip: readonly string[] = []): Promise<Excerpt[]> {
     const r = await this.view.search({ query, k, filters: { source_type: SOURCE_VAULT } });
-    return r.results
-      .filter((h) => !skip.includes(h.path))
-      .map((h) => ({ path: h.path, title: h.title, text: [h.snippet, ...(h.also ?? []).map((a) => a.snippet)].join(' … ') }));
+    return r.results.flatMap((h) =>
+      h.path === undefined || skip.includes(h.path)
+        ? []
+        : [{ path: h.path, title: h.title, text: [h.snippet, ...(h.also ?? []).map((a) => a.snippet)].join(' … ') }],
+    );
   }
 
   /**
-   * Episodes of `sourceType` (chat, task …) changed since `since` that match `query`: none when the index has none
-   * (episodic memory arrives with its own issue; this reads whatever it stores, through the same search).
+   * Episodes of `sourceType` (chat, task …) changed since `since` that match `query`, before `until` (when they
+   * happened): none when the index has none. An episode has no path: its id (`task:<id>`, `chat:<session>:…`) stands
+   * in for one.
    */
-  async episodes(sourceType: string, query: string, since: number, until: number, k = 10): Promise<Excerpt[]> {
+  async episodes(sourceType: SourceType, query: string, since: number, until: number, k = 10): Promise<Excerpt[]> {
     try {
       const r = await this.view.search({ query, k, mode: 'bm25', filters: { source_type: sourceType, since } });
       return r.results
-        .filter((h) => {
-          const doc = this.view.reader.document(h.source_type, h.path);
-          return !doc?.updatedAt || doc.updatedAt < until;
-        })
-        .map((h) => ({ path: h.path, title: h.title, text: h.snippet }));
+        .filter((h) => h.at === undefined || Date.parse(h.at) < until)
+        .map((h) => ({ path: h.episode_id ?? h.path ?? h.title, title: h.title, text: h.snippet }));
     } catch {
       return [];
     }

@@ -1,5 +1,5 @@
 // The store-writer actor: the one owner of the index's write connection; applies every mutation in a transaction.
-import { Counter } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 import type Database from 'better-sqlite3';
 import { runActor } from '../../supervisors/runtime/worker.js';
 import { boot } from '../../supervisors/runtime/boot.js';
@@ -11,6 +11,7 @@ import { IndexReader } from './index-reader.js';
 import { StoreApplier } from './apply.js';
 import { CHUNKER_VERSION } from '../chunker/version.js';
 import { swapIndexFiles } from './swap.js';
+import { pruneEpisodes } from './episodes.js';
 import { markDegraded, storeFault, writeWithRetry, type RetryDeps } from './write-retry.js';
 
 const { b, board, log } = boot();
@@ -21,6 +22,12 @@ const files = new Counter<'outcome'>({
   labelNames: ['outcome'],
 });
 const chunks = new Counter({ name: 'memvault_chunks_indexed_total', help: 'Chunks written to the index' });
+const searchable = new Histogram<'source_type'>({
+  name: 'memvault_episode_searchable_seconds',
+  help: 'From an episode (or fact) being received to its document being searchable, by source type',
+  labelNames: ['source_type'],
+  buckets: [0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 5, 15, 60],
+});
 
 interface State {
   db: Database.Database;
@@ -80,6 +87,7 @@ function reopenLostIndex(ctx: { state: State; emit(m: Sends<'store'>): void }, r
   board.add('indexGeneration', 1);
   log.warn({ event: 'index_reopened', file: b.dbFile, reason }, 'reopened a fresh index file; rebuilding it from the vault');
   ctx.emit({ type: 'watcher.rescan', reason: `index file lost: ${reason}` });
+  ctx.emit({ type: 'memory.rescan', reason: `index file lost: ${reason}` });
 }
 
 runActor<StoreMsg, Sends<'store'>, State>(
@@ -91,10 +99,23 @@ runActor<StoreMsg, Sends<'store'>, State>(
       board.add('indexGeneration', 1);
       log.event('index_swapped', { file: b.dbFile });
       ctx.emit({ type: 'watcher.rescan', reason: 'index swapped' });
+      ctx.emit({ type: 'memory.rescan', reason: 'index swapped' });
       ctx.reply({ swapped: true });
       return;
     }
     if (msg.type === 'store.reopen_index') return reopenLostIndex(ctx, msg.reason);
+    if (msg.type === 'store.episodes' && msg.batch.generation !== board.get('indexGeneration')) {
+      // built for the index file before a swap: the memory actor replays against the new one
+      ctx.emit({ type: 'memory.projected', batch: msg.batch.id });
+      return;
+    }
+    if (msg.type === 'store.prune_episodes') {
+      const counts = await writeWithRetry(() => pruneEpisodes(applier(ctx.state).writer, msg.cutoffs), retryDeps(ctx));
+      board.set('lastIndexedAt', Date.now());
+      board.add('storeWrites', 1);
+      ctx.reply(counts);
+      return;
+    }
     const out = await writeWithRetry(() => applier(ctx.state).apply(msg), retryDeps(ctx));
     board.set('lastIndexedAt', Date.now());
     board.add('storeWrites', 1);
@@ -106,6 +127,12 @@ runActor<StoreMsg, Sends<'store'>, State>(
         { detail: out.mismatch },
         'vectors not stored: run `memvault reindex` to rebuild with the configured model',
       );
+    if (out.episodes) {
+      for (const l of out.episodes.latencies) searchable.observe({ source_type: l.sourceType }, l.seconds);
+      // read-your-writes for memory_remember: keyed apart from vault paths (which never hold a NUL)
+      for (const f of out.episodes.facts) ctx.emit({ type: 'gateway.indexed', path: `\u0000fact:${f.id}`, contentHash: f.contentHash });
+      ctx.emit({ type: 'memory.projected', batch: out.episodes.batch });
+    }
     for (const d of out.done) {
       files.inc({ outcome: d.outcome });
       if (d.outcome === 'indexed') log.event('memory_ingest', { path: d.path, chunks: out.chunks });

@@ -7,12 +7,15 @@ import type { StoreMsg } from '../../messages/to-store.js';
 import type { WatcherMsg } from '../../messages/to-watcher.js';
 import type { IndexWriter } from './index-writer.js';
 import type { IndexReader } from './index-reader.js';
+import { applyEpisodeBatch, type EpisodesApplied } from './episodes.js';
 
 export interface ApplyOutcome {
   done: Array<Extract<WatcherMsg, { type: 'watcher.done' }>>;
   chunks: number;
   /** set once, the first time a note's vectors were dropped because the index was built by another model */
   mismatch: string | null;
+  /** A projection batch of the memory actor was applied (its id, and what it did). */
+  episodes?: EpisodesApplied & { batch: number };
 }
 
 export class StoreApplier {
@@ -20,6 +23,8 @@ export class StoreApplier {
   constructor(
     readonly writer: IndexWriter,
     readonly reader: IndexReader,
+    /** Wall clock, epoch ms (ingest → searchable latency of episodes). */
+    readonly wallNow: () => number = Date.now,
   ) {}
 
   #vectorsAllowed(model: ModelInfo | null): { ok: boolean; mismatch: string | null } {
@@ -36,7 +41,7 @@ export class StoreApplier {
     return { ok: false, mismatch: first ? `index built with ${what}, configured ${modelKey(model)}` : null };
   }
 
-  apply(msg: Exclude<StoreMsg, { type: 'store.swap_index' | 'store.reopen_index' }>): ApplyOutcome {
+  apply(msg: Exclude<StoreMsg, { type: 'store.swap_index' | 'store.reopen_index' | 'store.prune_episodes' }>): ApplyOutcome {
     switch (msg.type) {
       case 'store.upsert': {
         const n = msg.note;
@@ -108,6 +113,13 @@ export class StoreApplier {
           chunks: 0,
           mismatch: null,
         };
+      }
+      case 'store.episodes': {
+        const allowed = msg.batch.upserts.some((d) => d.chunks.some((c) => c.vector !== null))
+          ? this.#vectorsAllowed(msg.batch.model)
+          : { ok: false, mismatch: null };
+        const r = applyEpisodeBatch(this.writer, msg.batch, allowed.ok, this.wallNow());
+        return { done: [], chunks: r.chunks, mismatch: allowed.mismatch, episodes: { ...r, batch: msg.batch.id } };
       }
       case 'store.file_failed': {
         this.writer.setFileStatus(msg.path, 'failed', msg.reason, msg.message);

@@ -123,6 +123,72 @@ export class IndexReader {
       .all(this.#userId, sourceType) as string[];
   }
 
+  /** Source ids of `sourceType` documents (live or soft-deleted) whose time (`metadata.at_ms`, else updated_at) is before `cutoff`. */
+  sourceIdsBefore(sourceType: string, cutoff: number): string[] {
+    return prepared(
+      this.#db,
+      `SELECT source_id FROM memory_documents
+       WHERE user_id = ? AND source_type = ? AND coalesce(json_extract(metadata, '$.at_ms'), updated_at) < ?`,
+    )
+      .pluck()
+      .all(this.#userId, sourceType, cutoff) as string[];
+  }
+
+  /** Live documents by source type. */
+  countsBySource(): Record<string, number> {
+    const rows = prepared(
+      this.#db,
+      `SELECT source_type AS t, count(*) AS n FROM memory_documents WHERE user_id = ? AND deleted_at IS NULL GROUP BY source_type`,
+    ).all(this.#userId) as Array<{ t: string; n: number }>;
+    return Object.fromEntries(rows.map((r) => [r.t, r.n]));
+  }
+
+  /** A `meta` row (the journal checkpoint, a fact log's last-seen stat), or null. */
+  meta(key: string): string | null {
+    return this.#meta(key);
+  }
+
+  /** `meta` rows whose key starts with `prefix`. */
+  metaWithPrefix(prefix: string): Map<string, string> {
+    const rows = prepared(this.#db, `SELECT key, value FROM meta WHERE substr(key, 1, length(?)) = ?`).all(prefix, prefix) as Array<{
+      key: string;
+      value: string;
+    }>;
+    return new Map(rows.map((r) => [r.key, r.value]));
+  }
+
+  /**
+   * Live documents of `sourceType` whose source id starts with `prefix` (a chat session's `<session>:`, a day's
+   * facts `YYYY-MM-DD#`), with their hash and metadata: a range on the unique key, not a scan.
+   */
+  documentsWithPrefix(
+    sourceType: string,
+    prefix: string,
+  ): Array<{ sourceId: string; contentHash: string; metadata: Record<string, unknown> }> {
+    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+    const rows = prepared(
+      this.#db,
+      `SELECT source_id, content_hash, metadata FROM memory_documents
+       WHERE user_id = ? AND source_type = ? AND source_id >= ? AND source_id < ? AND deleted_at IS NULL ORDER BY source_id`,
+    ).all(this.#userId, sourceType, prefix, end) as Array<{ source_id: string; content_hash: string; metadata: string | null }>;
+    return rows.map((r) => ({
+      sourceId: r.source_id,
+      contentHash: r.content_hash,
+      metadata: (r.metadata ? JSON.parse(r.metadata) : {}) as Record<string, unknown>,
+    }));
+  }
+
+  /** The chunk texts of a live document, in order (a forgotten chat message is cut out of its turn from them). */
+  chunkTexts(sourceType: string, sourceId: string): string[] {
+    return prepared(
+      this.#db,
+      `SELECT c.content FROM memory_documents d JOIN memory_chunks c ON c.document_id = d.id
+       WHERE d.user_id = ? AND d.source_type = ? AND d.source_id = ? AND d.deleted_at IS NULL ORDER BY c.seq, c.id`,
+    )
+      .pluck()
+      .all(this.#userId, sourceType, sourceId) as string[];
+  }
+
   counts(): IndexCounts {
     const docs = prepared(
       this.#db,

@@ -158,6 +158,31 @@ export class IndexWriter {
       .immediate();
   }
 
+  /**
+   * Removes a document for good: its chunks (and with them, by trigger, their FTS and vector rows), then the row.
+   * For episodes and facts, whose source is the journal or the fact log: nothing is kept for reconcile.
+   */
+  hardDeleteDocument(sourceType: string, sourceId: string): boolean {
+    const id = prepared(this.#db, `SELECT id FROM memory_documents WHERE user_id = ? AND source_type = ? AND source_id = ?`)
+      .pluck()
+      .get(this.#userId, sourceType, sourceId) as number | undefined;
+    if (id === undefined) return false;
+    prepared(this.#db, `DELETE FROM memory_chunks WHERE document_id = ?`).run(id);
+    prepared(this.#db, `DELETE FROM memory_documents WHERE id = ?`).run(id);
+    return true;
+  }
+
+  /** Runs `fn` in one immediate transaction (the writer's own operations inside it become savepoints). */
+  inTransaction<T>(fn: () => T): T {
+    return this.#db.transaction(fn).immediate();
+  }
+
+  /** Sets (or with null, removes) a `meta` row: the journal checkpoint, a fact log's last-seen stat. */
+  setMeta(key: string, value: string | null): void {
+    if (value === null) prepared(this.#db, `DELETE FROM meta WHERE key = ?`).run(key);
+    else this.#setMeta(key, value);
+  }
+
   setFileStatus(path: string, state: FileState, reason?: FileStatusReason, message?: string): void {
     prepared(
       this.#db,

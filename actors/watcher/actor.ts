@@ -11,6 +11,7 @@ import { CHUNKER_VERSION } from '../chunker/version.js';
 import { ACTORS, type Sends } from '../../supervisors/actors.js';
 import { WatcherCore } from './core.js';
 import { isRealFolder, makeIgnore, unsupportedName, type IgnoreMatcher } from './scan.js';
+import { dayLogGlob } from '../memory/paths.js';
 
 const { b, board, log } = boot();
 const cfg = b.config;
@@ -56,7 +57,8 @@ runActor<WatcherMsg, Sends<'watcher'>, State>(
     }
   },
   async (init) => {
-    const ignore = makeIgnore(cfg.watcher.ignore);
+    // the fact log's day logs are indexed fact by fact by the memory actor, not as notes
+    const ignore = makeIgnore([...cfg.watcher.ignore, dayLogGlob(cfg.memory.folder)]);
     const core = new WatcherCore({
       root: cfg.vault,
       ignore,

@@ -41,9 +41,14 @@ export async function searchCommand(a: Args): Promise<number> {
   r.results.forEach((h, n) => {
     const heads = h.heading_path[0] === h.title ? h.heading_path.slice(1) : h.heading_path; // an H1 repeating the title
     const where = heads.length ? ` › ${heads.join(' › ')}` : '';
-    lines.push(
-      `${n + 1}. ${h.path}:${h.start_line}-${h.end_line}  ${h.title}${where}  (${h.score.toFixed(3)}${h.sensitive ? ', sensitive' : ''})`,
-    );
+    // a note by path and lines; an episode by its id and time; a fact by its id, with its day log's line
+    const place =
+      h.episode_id !== undefined
+        ? `${h.episode_id}${h.at ? ` @ ${h.at}` : ''}`
+        : h.fact_id !== undefined
+          ? `${h.fact_id}  ${h.path}:${h.line}`
+          : `${h.path}:${h.start_line}-${h.end_line}`;
+    lines.push(`${n + 1}. ${place}  ${h.title}${where}  (${h.score.toFixed(3)}${h.sensitive ? ', sensitive' : ''})`);
     lines.push(`   ${h.snippet.replace(/\s+/g, ' ').slice(0, 220)}`);
     for (const o of h.also ?? []) {
       const at = o.heading_path.length ? ` ${o.heading_path.at(-1)}` : '';

@@ -1,6 +1,7 @@
 // `memvault status`: counts, pending, model, last error; `--files` lists every note with its state and reason.
 import type { IndexState } from '../../actors/gateway/index-view.js';
 import { llmStatus, type LlmStatus } from '../../actors/gateway/llm-status.js';
+import { SOURCE_TYPES } from '../../messages/episodes.js';
 import { configFor, EXIT, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
 import { fileStates, openDirect, type FileState } from '../direct.js';
@@ -30,7 +31,13 @@ export async function statusCommand(a: Args): Promise<number> {
   const l: string[] = [`vault:    ${cfg.vault}`, `daemon:   ${daemon ? `running at ${daemon.url}` : 'not running'}`];
   if (!index) l.push('index:    none yet (run `memvault index` or start the daemon)');
   else {
-    l.push(`index:    ${index.documents} notes, ${index.chunks} chunks, ${index.vectors} vectors; ${index.pending} pending`);
+    l.push(`index:    ${index.documents} documents, ${index.chunks} chunks, ${index.vectors} vectors; ${index.pending} files pending`);
+    const e = index.episodes;
+    const by = [...SOURCE_TYPES].sort().map((s) => `${s} ${index!.sources[s] ?? 0}`);
+    const oldest = e.oldest_pending_age_ms !== null ? ` (oldest ${(e.oldest_pending_age_ms / 1000).toFixed(1)} s)` : '';
+    l.push(
+      `episodes: ${e.pending} pending${oldest}${e.replaying ? ', replaying the journal' : ''}; ${by.join(', ')}${e.failed ? `; ${e.failed} failed` : ''}`,
+    );
     l.push(`indexed:  ${index.last_indexed_at ?? 'never'}`);
     l.push(`model:    ${index.model ? `${index.model.name}@${index.model.version} (${index.model.dim}-dim)` : 'none recorded'}`);
     if (index.vector_search.reason) l.push(`vectors:  unavailable — ${index.vector_search.reason}`);

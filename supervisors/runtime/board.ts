@@ -20,6 +20,10 @@ const SLOTS = [
   'storeState', // 0 ok, then why index writes wait: 1 disk_full, 2 read_only, 3 io_error (store-writer)
   'vaultState', // 0 present, 1 missing (the vault folder is gone: the index is kept, writes refused) (main)
   'llmState', // LLM_STATES: checking, ready, or why LLM-driven jobs idle (scheduler)
+  'memoryPending', // episode and fact work not yet in the index (memory)
+  'memoryOldestPendingAt', // monotonicMs() when the oldest of it was queued, 0 when none (memory)
+  'memoryReplaying', // 1 while the memory actor replays the journal into the index (memory)
+  'episodesFailed', // episode or fact documents stored without vectors or not at all, since boot (memory)
 ] as const;
 export type BoardSlot = (typeof SLOTS)[number];
 

@@ -20,7 +20,16 @@ interface AuthCase {
 }
 
 function routes(): Array<[string, string]> {
-  const tools = ['vault_read', 'vault_write', 'vault_list', 'vault_link', 'vault_undo_last', 'memory_search'];
+  const tools = [
+    'vault_read',
+    'vault_write',
+    'vault_list',
+    'vault_link',
+    'vault_undo_last',
+    'memory_search',
+    'memory_remember',
+    'memory_forget',
+  ];
   return [
     ['GET', '/v1/status'],
     ['POST', '/v1/search'],
@@ -29,6 +38,9 @@ function routes(): Array<[string, string]> {
     ['POST', '/v1/reindex'],
     ['GET', '/v1/jobs'],
     ['POST', '/v1/jobs/daily_reflection/run'],
+    ['POST', '/v1/episodes'],
+    ['POST', '/v1/episodes/sessions/s/close'],
+    ['POST', '/v1/prune'],
     ['POST', '/mcp'],
     ['GET', '/mcp'],
     ['GET', '/v1/nothing-here'],

@@ -1,6 +1,6 @@
 // `make chaos`: the long reliability campaign (issue 4) — kill -9 cycles, actor faults, overload, hostile input,
 // disk and clock faults — printed as one table and saved to bench/results/chaos.json. `--quick` runs the CI sizes;
-// `--only=crash,faults,overload,hostile,disk` runs some parts, `--merge` keeps the other parts of the last saved run.
+// `--only=crash,faults,overload,hostile,disk,episodes` runs some parts, `--merge` keeps the other parts of the last saved run.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,9 +11,10 @@ import { runActorFaults, type ActorFaultReport } from './actor-faults.js';
 import { runOverload, type OverloadReport } from './overload.js';
 import { runHostile, type HostileReport } from './hostile.js';
 import { runDiskClock, type DiskClockReport } from './disk-clock.js';
+import { runEpisodeCrash, type EpisodeCrashReport } from './episodes-burst.js';
 
-const LONG = { cycles: 100, rounds: 5, notes: 10_000, agents: 8, inputs: 20_000 };
-const QUICK = { cycles: 10, rounds: 1, notes: 1_500, agents: 8, inputs: 10_000 };
+const LONG = { cycles: 100, rounds: 5, notes: 10_000, agents: 8, inputs: 20_000, episodeCycles: 30 };
+const QUICK = { cycles: 10, rounds: 1, notes: 1_500, agents: 8, inputs: 10_000, episodeCycles: 3 };
 
 function argInt(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,6 +31,7 @@ const o = {
   notes: argInt('notes', sizes.notes),
   agents: argInt('agents', sizes.agents),
   inputs: argInt('inputs', sizes.inputs),
+  episodeCycles: argInt('episode-cycles', sizes.episodeCycles),
   seed: argInt('seed', Date.now() % 1_000_000),
 };
 const only = (process.argv
@@ -45,6 +47,7 @@ interface Results {
   overload?: OverloadReport;
   hostile?: HostileReport;
   diskClock?: DiskClockReport;
+  episodes?: EpisodeCrashReport;
   took: Record<string, number>;
 }
 const r: Results = { took: {} };
@@ -63,12 +66,13 @@ if (want('faults')) r.faults = await part('faults', () => runActorFaults({ round
 if (want('overload')) r.overload = await part('overload', () => runOverload({ notes: o.notes, agents: o.agents, log: say }));
 if (want('hostile')) r.hostile = await part('hostile', () => runHostile({ inputs: o.inputs, seed: o.seed, log: say }));
 if (want('disk')) r.diskClock = await part('disk', () => runDiskClock());
+if (want('episodes')) r.episodes = await part('episodes', () => runEpisodeCrash({ cycles: o.episodeCycles, seed: o.seed, log: say }));
 
 const out = path.join(REPO, 'bench', 'results', process.argv.includes('--quick') ? 'chaos-quick.json' : 'chaos.json');
 // `--merge`: parts not run this time are taken from the last saved run (e.g. `--only=crash` then the rest)
 if (process.argv.includes('--merge') && existsSync(out)) {
   const old = JSON.parse(readFileSync(out, 'utf8')) as Results;
-  for (const k of ['crash', 'faults', 'overload', 'hostile', 'diskClock'] as const) if (!r[k] && old[k]) (r as any)[k] = old[k];
+  for (const k of ['crash', 'faults', 'overload', 'hostile', 'diskClock', 'episodes'] as const) if (!r[k] && old[k]) (r as any)[k] = old[k];
   for (const [k, v] of Object.entries(old.took ?? {})) r.took[k] ??= v;
 }
 
@@ -122,12 +126,20 @@ if (r.diskClock) {
   for (const c of r.diskClock.checks)
     rows.push([`disk/clock: ${c.name}`, `${c.ok ? 'ok' : 'FAILED'}${c.ms !== undefined ? ` (${Math.round(c.ms)} ms)` : ''}`]);
 }
+if (r.episodes) {
+  const e = r.episodes;
+  rows.push(['episodes: kill -9 cycles during bursts', String(e.cycles)]);
+  rows.push(['episodes acknowledged / lost from the journal / not in the index', `${e.acknowledged} / ${e.lost} / ${e.notProjected}`]);
+  rows.push(['episode requests cut off by the kill (not acknowledged)', String(e.cutOff)]);
+  rows.push(['episodes: restart → caught up p50 / max', ms(e.caughtUpMs)]);
+}
 const problems = [
   ...(r.crash?.problems ?? []),
   ...(r.faults?.problems ?? []),
   ...(r.overload?.problems ?? []),
   ...(r.hostile?.problems ?? []),
   ...(r.diskClock?.problems ?? []),
+  ...(r.episodes?.problems ?? []),
 ];
 rows.push(['problems', String(problems.length)]);
 

@@ -51,7 +51,7 @@ t.test('after a swap, the view reads the new file once indexGeneration moves', a
   const board = new Board();
   const view = new IndexView(live, board, limits);
   t.teardown(() => view.close());
-  const paths = async (): Promise<string[]> => (await view.search({ query: 'heron' })).results.map((h) => h.path).sort();
+  const paths = async (): Promise<string[]> => (await view.search({ query: 'heron' })).results.map((h) => h.path ?? '').sort();
   t.same(await paths(), ['old.md']);
 
   build(next, [

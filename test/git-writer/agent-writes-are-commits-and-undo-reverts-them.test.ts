@@ -16,7 +16,16 @@ t.test('agent writes are single commits, undo reverts them, people are committed
   t.teardown(() => client.close());
 
   const tools = (await client.listTools()).tools.map((x) => x.name).sort();
-  t.same(tools, ['memory_search', 'vault_link', 'vault_list', 'vault_read', 'vault_undo_last', 'vault_write']);
+  t.same(tools, [
+    'memory_forget',
+    'memory_remember',
+    'memory_search',
+    'vault_link',
+    'vault_list',
+    'vault_read',
+    'vault_undo_last',
+    'vault_write',
+  ]);
   const commits0 = Number(git(v.dir, 'rev-list', '--count', 'HEAD').trim());
 
   // a new note: one commit by memvault, with who and why

@@ -6,6 +6,8 @@ import type { IndexView } from '../index-view.js';
 import type { Retrieve } from '../retrieval.js';
 import type { ToolMetrics } from './metrics.js';
 import type { WaitIndexed, WriteBackend } from './types.js';
+import type { EpisodeBackend } from '../episodes-http.js';
+import { memoryPaths } from '../../memory/paths.js';
 
 export interface ToolDeps {
   /** Absolute vault folder. */
@@ -15,6 +17,8 @@ export interface ToolDeps {
   search: Retrieve;
   /** null: this process has no write path (the write tools are never offered). */
   writes: WriteBackend | null;
+  /** The memory actor (episodes: forget by id); null where none runs. */
+  episodes: EpisodeBackend | null;
   waitIndexed: WaitIndexed;
   /** Globs of folders and files that are not notes (config watcher.ignore). */
   ignore: string[];
@@ -26,6 +30,8 @@ export interface ToolDeps {
   mayReadSensitive: boolean;
   /** How long wait_indexed waits before answering `indexed: false`. */
   waitTimeoutMs: number;
+  /** The fact log's paths (memory.folder): vault_write refuses them as `reserved`. */
+  reserved: (rel: string) => boolean;
   /** Top-level folders agents may write (writes.allowlist; none with writes off): the MCP instructions name them. */
   writable: readonly string[];
   log: EventLogger;
@@ -36,7 +42,7 @@ export interface ToolDeps {
 /** The settings-derived part of ToolDeps. */
 export function toolLimits(
   cfg: Config,
-): Pick<ToolDeps, 'vault' | 'ignore' | 'maxReadBytes' | 'maxWriteBytes' | 'mayReadSensitive' | 'waitTimeoutMs' | 'writable'> {
+): Pick<ToolDeps, 'vault' | 'ignore' | 'maxReadBytes' | 'maxWriteBytes' | 'mayReadSensitive' | 'waitTimeoutMs' | 'writable' | 'reserved'> {
   return {
     vault: cfg.vault,
     ignore: cfg.watcher.ignore,
@@ -45,5 +51,6 @@ export function toolLimits(
     mayReadSensitive: cfg.writes.agents_may_read_sensitive,
     waitTimeoutMs: 15_000,
     writable: cfg.writes.enabled ? cfg.writes.allowlist : [],
+    reserved: memoryPaths(cfg.memory.folder).isReserved,
   };
 }

@@ -1,6 +1,7 @@
-// The tool gateway: the six agent tools (vault_read, vault_write, vault_list, vault_link, vault_undo_last,
-// memory_search) defined once — schema, annotations, handler — and served alike over MCP and HTTP JSON.
-import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+// The tool gateway: the agent tools (vault_read, vault_write, vault_list, vault_link, vault_undo_last, memory_search,
+// and the fact log's memory_remember and memory_forget from memory-tools.ts) defined once — schema, annotations,
+// handler — and served alike over MCP and HTTP JSON.
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { ToolDeps } from './deps.js';
 import { LinkGraphCache, vaultLink } from './link-graph.js';
@@ -14,26 +15,14 @@ import {
   vaultWriteArgs,
 } from './schemas.js';
 import { toolFail, type CallContext, type ToolOutcome, type ToolServer, type WriteBackend } from './types.js';
+import { def, type ToolDef, type ToolName } from './tool-def.js';
+import { memoryTools } from './memory-tools.js';
 import { mcpInstructions } from './instructions.js';
 import { vaultList } from './vault-list.js';
 import { vaultRead } from './vault-read.js';
 import { vaultUndoLast, vaultWrite } from './write-tools.js';
 
-export const TOOL_NAMES = ['vault_read', 'vault_write', 'vault_list', 'vault_link', 'vault_undo_last', 'memory_search'] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
-
-interface ToolDef<S extends z.ZodTypeAny> {
-  name: ToolName;
-  title: string;
-  description: string;
-  schema: S;
-  annotations: ToolAnnotations;
-  /** Needs the write path: not offered while it is unavailable. */
-  writes: boolean;
-  run(args: z.infer<S>, ctx: CallContext, w: WriteBackend | null): Promise<ToolOutcome>;
-}
-
-const def = <S extends z.ZodTypeAny>(d: ToolDef<S>): ToolDef<S> => d;
+export { TOOL_NAMES, type ToolName } from './tool-def.js';
 
 // searchBody (shared with POST /v1/search) carries no descriptions; the tool listing adds them
 const SEARCH_DESCRIPTIONS: Record<string, string> = {
@@ -140,15 +129,16 @@ export class ToolGateway implements ToolServer {
         schema: memorySearchArgs,
         annotations: { title: 'Search the vault', readOnlyHint: true, openWorldHint: false },
         writes: false,
-        run: async (a) => {
+        run: async (a, ctx) => {
           if (a.filters?.include_sensitive && !d.mayReadSensitive)
             return toolFail(
               'sensitive',
               'filters.include_sensitive is not allowed for agents (the owner can allow it with writes.agents_may_read_sensitive: true)',
             );
-          return { ok: true, result: await d.search(a) };
+          return { ok: true, result: await d.search(a, ctx) };
         },
       }),
+      ...memoryTools(d),
     ];
     this.#defs = new Map(defs.map((x) => [x.name, x as ToolDef<z.ZodTypeAny>]));
   }

@@ -42,6 +42,18 @@ export function toolMetrics(registry: Registry = register) {
           registers: [registry],
         }),
     ),
+    // the memory actor counts episodes it forgets; facts are forgotten here (merged with its counter by name at /metrics)
+    tombstones: once(
+      registry,
+      'memvault_tombstones_total',
+      () =>
+        new Counter<'source_type'>({
+          name: 'memvault_tombstones_total',
+          help: 'Episodes and facts forgotten, by source type',
+          labelNames: ['source_type'],
+          registers: [registry],
+        }),
+    ),
   };
 }
 export type ToolMetrics = ReturnType<typeof toolMetrics>;

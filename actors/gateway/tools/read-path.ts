@@ -14,7 +14,7 @@ export type PathKind = 'note' | 'folder';
  * Checks `raw` as a vault-relative note path (or folder, where `''` or `'/'` is the vault root) with the same rules
  * writes use, without the allowlist (any folder may be read). Returns the NFC path.
  */
-export function checkVaultPath(raw: string, kind: PathKind): ToolOutcome<{ rel: string }> {
+export function checkVaultPath(raw: string, kind: PathKind, reserved?: (rel: string) => boolean): ToolOutcome<{ rel: string }> {
   if (kind === 'folder') {
     const folder = raw.replace(/\/$/, '');
     if (folder === '') return { ok: true, result: { rel: '' } };
@@ -25,7 +25,8 @@ export function checkVaultPath(raw: string, kind: PathKind): ToolOutcome<{ rel: 
       : toolFail(r.error.reason, r.error.message.replaceAll(`${folder}/x.md`, folder));
   }
   // The allowlist is the last rule checkWritePath applies, so `outside_allowlist` means every other rule passed.
-  const r = checkWritePath(raw, []);
+  // a write names the fact log's reserved paths (`reserved`) before its extension: tombstones.jsonl is not `not_markdown`
+  const r = checkWritePath(raw, [], reserved ? { reserved } : {});
   if (r.ok || r.reason === 'outside_allowlist') return { ok: true, result: { rel: raw.normalize('NFC') } };
   return toolFail(r.reason, r.message);
 }

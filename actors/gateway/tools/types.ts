@@ -1,6 +1,6 @@
 // The tool gateway's contracts: the write backend it is handed, who is calling, and what a tool call returns.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Caller, MutationResult, UndoRequest, VaultOp } from '../../../messages/vault-ops.js';
+import type { Caller, FactInput, MutationResult, RememberResult, UndoRequest, VaultOp } from '../../../messages/vault-ops.js';
 import type { ToolMetrics } from './metrics.js';
 
 /** What the MCP and HTTP transports serve (the ToolGateway): the table of tools, listed and called by name. */
@@ -22,6 +22,10 @@ export interface ToolServer {
 export interface WriteBackend {
   mutate(op: VaultOp, caller: Caller): Promise<MutationResult>;
   undoLast(req: UndoRequest & { reason?: string }): Promise<MutationResult>;
+  /** Appends a fact to today's log (memory_remember). */
+  remember(fact: FactInput, caller: Caller): Promise<RememberResult>;
+  /** Appends tombstone lines to the fact log's tombstones (memory_forget of facts). */
+  forget(lines: string[], caller: Caller): Promise<MutationResult>;
   available(): { ok: true } | { ok: false; reason: string };
 }
 
@@ -53,6 +57,7 @@ export type ToolFailReason =
   | 'disk_full'
   | 'busy'
   | 'nothing_to_undo'
+  | 'reserved'
   | 'internal';
 
 export interface ToolError {
@@ -77,6 +82,7 @@ export function httpStatus(reason: ToolFailReason): number {
     case 'path_escape':
     case 'outside_allowlist':
     case 'sensitive':
+    case 'reserved':
       return 403;
     case 'not_found':
     case 'missing':

@@ -54,7 +54,7 @@ export async function vaultWrite(
   ctx: CallContext,
   args: { path: string; content: string; expected_mtime?: number; expected_hash?: string; reason?: string; wait_indexed?: boolean },
 ): Promise<ToolOutcome<WriteResult>> {
-  const checked = checkVaultPath(args.path, 'note');
+  const checked = checkVaultPath(args.path, 'note', d.reserved);
   if (!checked.ok) return checked;
   const rel = checked.result.rel;
   const bytes = Buffer.byteLength(args.content, 'utf8');
@@ -102,7 +102,9 @@ export async function vaultUndoLast(
   });
   if (!r.ok) return fromMutation(r);
   // an undo can touch several notes (a move comes back, a delete is restored): each must reach its restored state
-  const wanted = await Promise.all(r.paths.map(async (p) => ({ path: p, hash: await diskHash(d.vault, p) })));
+  // the fact log is indexed fact by fact, not as notes: an undone forget is the memory actor's to re-read
+  const notes = r.paths.filter((p) => !d.reserved(p));
+  const wanted = await Promise.all(notes.map(async (p) => ({ path: p, hash: await diskHash(d.vault, p) })));
   return {
     ok: true,
     result: { op: 'undo', paths: r.paths, commit: r.commit, indexed: await caughtUp(d, wanted, args.wait_indexed === true) },

@@ -1,7 +1,7 @@
 // Lexical checks on a note path sent by an agent: no disk access, so every rule here is about the string alone.
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../../messages/common.js';
-import type { PathReason } from './types.js';
+import type { PathOptions, PathReason } from './types.js';
 
 export const MAX_SEGMENT_BYTES = 255; // the common file-name limit (ext4, APFS, NTFS in UTF-16 is stricter still)
 export const MAX_PATH_BYTES = 1024;
@@ -92,7 +92,11 @@ function structureProblem(p: string): string | null {
  * Checks an agent-supplied note path without touching the disk.
  * @returns the NFC path and its segments, or a failure naming the rule that was broken.
  */
-export function checkVaultPath(input: string, allowlist: readonly string[]): Result<{ rel: string; segments: string[] }, PathReason> {
+export function checkVaultPath(
+  input: string,
+  allowlist: readonly string[],
+  opts: PathOptions = {},
+): Result<{ rel: string; segments: string[] }, PathReason> {
   if (typeof input !== 'string' || input === '') return refuse("path is empty; send a vault-relative path such as 'Inbox/note.md'");
   const control = CONTROL.exec(input);
   if (control) {
@@ -150,6 +154,15 @@ export function checkVaultPath(input: string, allowlist: readonly string[]): Res
   // The rules above should leave nothing for normalize() to change; if it would, the path is not canonical.
   if (path.posix.normalize(rel) !== rel)
     return refuse(`path is not in canonical form (it normalises to '${path.posix.normalize(rel)}'); send that form`);
+  // the fact log is append-only and written by the memory tools alone, whatever the allowlist says
+  if (opts.reserved?.(rel)) {
+    if (opts.privileged) return { ok: true, rel, segments };
+    return fail(
+      'reserved',
+      `'${rel}' is part of the fact log, which only memory_remember and memory_forget write (append-only); remember a new fact instead of editing one, or forget it`,
+    );
+  }
+  if (opts.privileged) return fail('reserved', `'${rel}' is not a fact log path; the memory tools write only there`);
   const name = segments[segments.length - 1]!;
   if (!/\.md$/i.test(name)) {
     return fail(

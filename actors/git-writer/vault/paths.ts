@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fail, type Result } from '../../../messages/common.js';
 import { checkVaultPath } from './path-rules.js';
-import type { PathReason, ResolvedPath } from './types.js';
+import type { PathOptions, PathReason, ResolvedPath } from './types.js';
 
 /** `p` is `root` or lies below it (both already real paths). */
 export function isInside(root: string, p: string): boolean {
@@ -21,10 +21,15 @@ export function isInside(root: string, p: string): boolean {
  * swap a folder for a symlink in between.
  * @throws when `root` itself cannot be resolved (a configuration fault, not agent input).
  */
-export function resolveVaultPath(root: string, input: string, opts: { allowlist: string[] }): Result<ResolvedPath, PathReason> {
+export function resolveVaultPath(
+  root: string,
+  input: string,
+  opts: { allowlist: string[] } & PathOptions,
+): Result<ResolvedPath, PathReason> {
   const checked = checkVaultPath(
     input,
     opts.allowlist.map((a) => a.normalize('NFC')),
+    opts,
   );
   if (!checked.ok) return checked;
   const { rel, segments } = checked;

@@ -3,7 +3,14 @@ import type { Failure } from '../../../messages/common.js';
 import type { Caller, WriteFailReason } from '../../../messages/vault-ops.js';
 
 /** The reasons a path can be refused for; drawn from WriteFailReason so a renamed code fails to compile here. */
-export type PathReason = Extract<WriteFailReason, 'path_escape' | 'not_markdown' | 'outside_allowlist'>;
+export type PathReason = Extract<WriteFailReason, 'path_escape' | 'not_markdown' | 'outside_allowlist' | 'reserved'>;
+
+/** Paths only the memory tools write (the fact log, its tombstones): refused to agents' writes, moves and deletes. */
+export interface PathOptions {
+  reserved?: (rel: string) => boolean;
+  /** The memory tools' own appends: a reserved path is allowed (and only a reserved one), whatever its extension or folder. */
+  privileged?: boolean;
+}
 
 /** A checked note path: `rel` is NFC with `/` separators; `abs` sits under the vault root's real path. */
 export interface ResolvedPath {
@@ -20,11 +27,17 @@ export interface VaultWriterOptions {
   maxBytes?: number;
   /** Path-based sensitivity (e.g. a private folder); frontmatter flags are read from the note itself as well. */
   isSensitive?: (rel: string) => boolean;
+  /** Paths reserved for the memory tools (memory.folder's Log/, tombstones.jsonl, log.md). */
+  reserved?: (rel: string) => boolean;
 }
 
 export const DEFAULT_MAX_BYTES = 200 * 1024;
 
-export type ApplyCaller = Caller & { mayReadSensitive?: boolean };
+export type ApplyCaller = Caller & {
+  mayReadSensitive?: boolean;
+  /** The memory tools' appends (memory_remember, memory_forget): reserved paths only, no size cap on the whole file. */
+  privileged?: boolean;
+};
 
 /** A mutation that reached the disk. `mtimeMs`/`contentHash` describe the note afterwards (null after a delete). */
 export interface ApplyOk {

@@ -97,6 +97,7 @@ export class VaultWriter {
   readonly #allowlist: string[];
   readonly #maxBytes: number;
   readonly #sensitivePath: (rel: string) => boolean;
+  readonly #reserved: (rel: string) => boolean;
 
   constructor(opts: VaultWriterOptions) {
     const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -115,6 +116,7 @@ export class VaultWriter {
     this.#allowlist = opts.allowlist.map((a) => a.normalize('NFC'));
     this.#maxBytes = maxBytes;
     this.#sensitivePath = opts.isSensitive ?? (() => false);
+    this.#reserved = opts.reserved ?? (() => false);
   }
 
   /** Checks and applies one mutation; expected failures come back as data, bugs throw. */
@@ -128,7 +130,7 @@ export class VaultWriter {
       );
     }
     try {
-      return await this.#apply(op, caller.mayReadSensitive === true);
+      return await this.#apply(op, caller.mayReadSensitive === true, caller.privileged === true);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException | null)?.code;
       if (code === 'ENOSPC' || code === 'EDQUOT') {
@@ -148,16 +150,18 @@ export class VaultWriter {
     }
   }
 
-  #resolve(input: string): ReturnType<typeof resolveVaultPath> {
-    return resolveVaultPath(this.#root, input, { allowlist: this.#allowlist });
+  #resolve(input: string, privileged = false): ReturnType<typeof resolveVaultPath> {
+    return resolveVaultPath(this.#root, input, { allowlist: this.#allowlist, reserved: this.#reserved, privileged });
   }
 
-  async #apply(op: VaultOp, mayRead: boolean): Promise<ApplyResult> {
+  async #apply(op: VaultOp, mayRead: boolean, privileged: boolean): Promise<ApplyResult> {
+    if (privileged && op.op !== 'write') throw new Error('the memory tools only append (a privileged write)');
     switch (op.op) {
       case 'write': {
-        const target = this.#resolve(op.path);
+        const target = this.#resolve(op.path, privileged);
         if (!target.ok) return target;
-        if (typeof op.content === 'string') {
+        // a day log grows past an agent write's cap; what one fact adds is capped by the memory tool itself
+        if (typeof op.content === 'string' && !privileged) {
           const size = Buffer.byteLength(op.content, 'utf8');
           if (size > this.#maxBytes) {
             return fail(

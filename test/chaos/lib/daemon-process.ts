@@ -103,14 +103,18 @@ export class ProcessDaemon {
     return this.api<T>('POST', `/v1/tools/${name}`, args, { agent });
   }
 
-  /** Resolves when the boot reconcile is done, nothing is pending or in flight, and git writes are available. */
+  /**
+   * Resolves when the boot reconcile is done, nothing is pending or in flight (notes, episodes and facts alike: the
+   * journal replayed), and git writes are available.
+   */
   async caughtUp(timeoutMs = 120_000): Promise<void> {
     await until(
       'the index to catch up',
       timeoutMs,
       async () => {
         const s = (await this.api('GET', '/v1/status')).body?.index;
-        return s?.reconciled && s.pending === 0 && s.in_flight === 0 ? true : undefined;
+        const episodes = s?.episodes === undefined || (s.episodes.pending === 0 && !s.episodes.replaying);
+        return s?.reconciled && s.pending === 0 && s.in_flight === 0 && episodes ? true : undefined;
       },
       50,
     );

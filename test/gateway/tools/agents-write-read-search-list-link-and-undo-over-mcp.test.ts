@@ -21,7 +21,16 @@ t.test('the tools are listed with their annotations and input schemas', async (t
 
   const { tools } = await client.listTools();
   const byName = new Map(tools.map((x) => [x.name, x]));
-  t.same([...byName.keys()].sort(), ['memory_search', 'vault_link', 'vault_list', 'vault_read', 'vault_undo_last', 'vault_write']);
+  t.same([...byName.keys()].sort(), [
+    'memory_forget',
+    'memory_remember',
+    'memory_search',
+    'vault_link',
+    'vault_list',
+    'vault_read',
+    'vault_undo_last',
+    'vault_write',
+  ]);
   for (const name of ['vault_read', 'vault_list', 'vault_link', 'memory_search'])
     t.match(byName.get(name)!.annotations, { readOnlyHint: true, openWorldHint: false }, `${name} is read-only`);
   t.match(byName.get('vault_write')!.annotations, {

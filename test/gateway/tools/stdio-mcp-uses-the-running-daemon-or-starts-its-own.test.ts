@@ -49,7 +49,7 @@ t.test('with a daemon running, stdio calls go to it as transport "stdio"', async
   const { client, transport, errors } = spawnMcp(s.cfg.config_file!, s.v.dir);
   t.teardown(() => client.close());
   await client.connect(transport);
-  t.equal((await client.listTools()).tools.length, 6, "the daemon's tools, write tools included");
+  t.equal((await client.listTools()).tools.length, 8, "the daemon's tools, write tools included");
   const found = await call(client, 'memory_search', { query: 'heron at dawn', k: 1 });
   t.equal(found.body.results[0]?.path, 'Inbox/Heron.md');
   const read = await call(client, 'vault_read', { path: 'Inbox/Heron.md' });
@@ -77,7 +77,11 @@ t.test('without a daemon, it starts one in its own process and stops it when std
   const indexed = lineMatching(transport.stderr as Readable, /"event":"memory_ingest".*"path":"Inbox\/Heron\.md"/);
   await client.connect(transport);
   const tools = (await client.listTools()).tools.map((x) => x.name).sort();
-  t.same(tools, ['memory_search', 'vault_link', 'vault_list', 'vault_read'], 'no git writer in this config: read tools only');
+  t.same(
+    tools,
+    ['memory_forget', 'memory_search', 'vault_link', 'vault_list', 'vault_read'],
+    'no git writer in this config: read tools only (memory_forget forgets episodes without it)',
+  );
   const running = await findDaemon(cfg.data_dir);
   t.ok(running, 'the in-process daemon is registered, so other commands use it');
   t.match(running?.url, /^http:\/\/127\.0\.0\.1:\d+$/);

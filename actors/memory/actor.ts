@@ -1,0 +1,337 @@
+// The memory actor (worker thread): owns the episode journal — an append is answered only once it is fsync'd —
+// and projects it into the index through the core (core.ts) and the projector (projector.ts). On start, and when
+// the index file is swapped or rebuilt, it replays the journal from the checkpoint the index records.
+import path from 'node:path';
+import { runActor } from '../../supervisors/runtime/worker.js';
+import { boot, indexFile } from '../../supervisors/runtime/boot.js';
+import { monotonicMs, systemClock } from '../../supervisors/clock.js';
+import { assertNever, fail } from '../../messages/common.js';
+import { CHECKPOINT_KEY, episodeId, type JournalRecord } from '../../messages/episodes.js';
+import type { MemoryMsg } from '../../messages/to-memory.js';
+import { ACTORS, type Asks, type Sends } from '../../supervisors/actors.js';
+import type { InitCtx } from '../../supervisors/runtime/worker.js';
+import { openIndex } from '../store-writer/schema.js';
+import { IndexReader } from '../store-writer/index-reader.js';
+import { providerSettings, tokenCounterFor } from '../embedder/factory.js';
+import { taskVerbMatcher, type ChatSettings } from './chat.js';
+import { MemoryCore } from './core.js';
+import { dayOf, Journal } from './journal.js';
+import { Projector } from './projector.js';
+import { forgetChatWork, resolveForget, staleTurnWork } from './index-side.js';
+import { FactLogs } from './facts.js';
+import { memoryPaths } from './paths.js';
+import { memoryMetrics } from './metrics.js';
+import { poolEmbedder } from './pool-embedder.js';
+import { replayJournal } from './replay.js';
+import { sweepOnce, SweepTimer, type SweepDeps } from './sweep.js';
+
+const { b, board, log } = boot();
+const cfg = b.config;
+// a reindex builds another index file with a one-shot pipeline while the daemon runs: it reads the journal only
+const live = b.mode === 'serve' || b.dbFile === indexFile(cfg);
+
+const metrics = memoryMetrics();
+
+type Ctx = InitCtx<Sends<'memory'>, Asks<'memory'>>;
+
+interface State {
+  /**
+   * Resolves once the tokenizer is loaded and the core and fact logs exist (the parts below it are set then): init
+   * returns before that, so the daemon is ready without waiting on it; appends are journaled and held meanwhile.
+   */
+  ready: Promise<void>;
+  facts: FactLogs;
+  core: MemoryCore;
+  projector: Projector;
+  journal: Journal;
+  chat: ChatSettings;
+}
+
+let db = openIndex(b.dbFile, { readonly: true, cacheMiB: 4 });
+let reader = new IndexReader(db, { userId: cfg.user_id });
+let generation = board.get('indexGeneration');
+let replaying = true;
+/** Records made durable while a replay runs: applied, in order, once it is done. */
+const held: JournalRecord[] = [];
+/** Fact log work, one step at a time (a sync reads the log and the index, then queues its diff). */
+let factChain: Promise<unknown> = Promise.resolve();
+function facts<T>(fn: () => Promise<T>): Promise<T> {
+  const next = factChain.then(fn, fn);
+  factChain = next.catch((err: unknown) =>
+    log.error({ event: 'memory_ingest_failed', source_type: 'fact', err: String(err) }, 'fact log step failed'),
+  );
+  return next;
+}
+/** Changed memory files seen on disk, gathered for a debounce window (an editor saves in several steps). */
+const changedPaths = new Set<string>();
+let changedTimer: NodeJS.Timeout | null = null;
+
+function reopenReader(): void {
+  db.close();
+  db = openIndex(b.dbFile, { readonly: true, cacheMiB: 4 });
+  reader = new IndexReader(db, { userId: cfg.user_id });
+  generation = board.get('indexGeneration');
+}
+
+const embedder = poolEmbedder(b.port, cfg, (detail) =>
+  log.warn({ event: 'embedder_unavailable', detail }, 'episodes are indexed keyword-only'),
+);
+
+function report(ctx: Ctx, pending: number, oldest: number | null): void {
+  board.set('memoryPending', pending);
+  board.set('memoryOldestPendingAt', oldest ?? 0);
+  board.set('memoryReplaying', replaying ? 1 : 0);
+  ctx.emit({ type: 'main.memory_state', pending, replaying });
+}
+
+/** Applies durable records now, or after the replay when one runs (records are applied in seq order). */
+function onDurable(s: State, records: JournalRecord[]): void {
+  if (replaying) held.push(...records);
+  else s.core.apply(records);
+}
+
+/** The sweep's dependencies for this incarnation (the store writer prunes; the journal drops old days). */
+function sweepDeps(ctx: Ctx, s: State): SweepDeps {
+  return {
+    cfg,
+    journal: s.journal,
+    live,
+    prune: (cutoffs) => ctx.request({ type: 'store.prune_episodes', cutoffs }, null),
+    wallNow: Date.now,
+    done: (r) => {
+      for (const [type, n] of Object.entries(r.removed)) metrics.pruned.inc({ source_type: type }, n);
+      log.event('memory_pruned', { removed: r.removed, journal_files_dropped: r.journal_files_dropped });
+    },
+  };
+}
+
+/**
+ * Replays the journal (replay.ts; appends are held meanwhile), syncs the fact logs, then — appends flowing again —
+ * removes turns a crash left half-grown and runs a retention sweep.
+ */
+async function replay(ctx: Ctx, s: State, reason: string): Promise<void> {
+  replaying = true;
+  report(ctx, s.projector.pending, s.projector.oldestSince);
+  const started = monotonicMs();
+  const r = await replayJournal({ journal: s.journal, core: s.core, projector: s.projector, reader, held });
+  await facts(() => s.facts.reconcile());
+  s.projector.hold(1); // still catching up (stale turns, the sweep) once appends flow again
+  replaying = false;
+  try {
+    await s.projector.drained(); // every batch sent before is applied (the store's mailbox is in order)
+    for (const w of staleTurnWork(reader, s.core, r.stretches)) s.projector.push(w, { seq: 0, rt: 0 });
+    // a sweep after every replay: what a reindex or a long stop brought back past its retention goes at once
+    if (live) await sweepOnce(sweepDeps(ctx, s));
+  } finally {
+    s.projector.hold(-1);
+  }
+  report(ctx, s.projector.pending, s.projector.oldestSince);
+  log.event('memory_replayed', { reason, from: r.from, records: r.records, ms: Math.round(monotonicMs() - started) });
+}
+
+function diskFailure(err: unknown): ReturnType<typeof fail<'unavailable' | 'disk_full'>> {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return fail('disk_full', `the data dir's disk is full (${code}): nothing was journaled; free some space, then retry`);
+  return fail(
+    'unavailable',
+    `the episode journal could not be written (${(err as Error)?.message ?? String(err)}); nothing was journaled — retry`,
+  );
+}
+
+runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
+  async (msg, ctx) => {
+    const s = ctx.state;
+    // everything but journaling, pruning and the store's notices needs the core
+    if (msg.type !== 'memory.append' && msg.type !== 'memory.prune' && msg.type !== 'memory.projected') await s.ready;
+    switch (msg.type) {
+      case 'memory.append': {
+        if (!live) return ctx.reply(fail('unavailable', 'this process builds another index and does not take episodes'));
+        try {
+          const recs = await s.journal.append(
+            msg.episodes.map((e) => ({ k: 'ep', ep: e.ep, at: e.at })),
+            msg.agent,
+          );
+          for (const e of msg.episodes) metrics.ingested.inc({ source_type: e.ep.type });
+          ctx.reply({
+            ok: true,
+            accepted: recs.length,
+            ids: recs.map((r) => (r.k === 'ep' ? episodeId(r.ep) : '')),
+            first_seq: recs[0]?.seq ?? 0,
+            last_seq: recs.at(-1)?.seq ?? 0,
+          });
+        } catch (err) {
+          log.error({ event: 'memory_ingest_failed', reason: 'journal', err: String(err) }, 'episodes could not be journaled');
+          ctx.reply(diskFailure(err));
+        }
+        return;
+      }
+      case 'memory.close_session': {
+        if (!live) return ctx.reply(fail('unavailable', 'this process builds another index and does not take episodes'));
+        const open = s.core.session(msg.session) !== null;
+        try {
+          await s.journal.append([{ k: 'close', session: msg.session, why: 'closed' }], msg.agent);
+          ctx.reply({ ok: true, closed: open });
+        } catch (err) {
+          ctx.reply(diskFailure(err));
+        }
+        return;
+      }
+      case 'memory.forget_episode': {
+        if (!live) return ctx.reply(fail('unavailable', 'this process builds another index and does not take episodes'));
+        const ids = resolveForget(reader, s.core, msg.id);
+        if (ids.length === 0)
+          return ctx.reply(
+            fail('not_found', `no episode has the id "${msg.id}" (ids look like chat:<session>:<message>, task:<id>, correction:<id>)`),
+          );
+        try {
+          await s.journal.append(
+            ids.map((id) => ({ k: 'forget', id })),
+            msg.agent,
+          );
+          for (const id of ids) metrics.tombstones.inc({ source_type: id.slice(0, id.indexOf(':')) });
+          log.event('memory_forget', { ids, agent: msg.agent });
+          // answered once search no longer finds it (a turn it held is rebuilt without it)
+          if (!replaying) await s.projector.applied();
+          ctx.reply({ ok: true, forgotten: ids });
+        } catch (err) {
+          ctx.reply(diskFailure(err));
+        }
+        return;
+      }
+      case 'memory.prune':
+        ctx.reply(await sweepOnce(sweepDeps(ctx, s)));
+        return;
+      case 'memory.projected':
+        s.projector.projected(msg.batch);
+        return;
+      case 'memory.facts_appended':
+        await facts(() => s.facts.appended(msg.path));
+        return;
+      case 'memory.fs_events': {
+        if (msg.from === 'git') {
+          // the git writer's own change (a forget, an undo): read at once, the caller is waiting to see it
+          await facts(() => s.facts.changed(msg.paths));
+          return;
+        }
+        for (const p of msg.paths) changedPaths.add(p);
+        if (changedTimer !== null) return;
+        s.projector.hold(1); // pending until read: whenCaughtUp and status see the change coming
+        changedTimer = setTimeout(() => {
+          changedTimer = null;
+          const paths = [...changedPaths];
+          changedPaths.clear();
+          void facts(() => s.facts.changed(paths)).finally(() => s.projector.hold(-1));
+        }, cfg.watcher.debounce_ms);
+        return;
+      }
+      case 'memory.rescan':
+        s.projector.reset();
+        s.core.reset();
+        reopenReader();
+        // in the background, like the first replay: appends are held meanwhile, the stall watchdog is not kept waiting
+        void replay(ctx, s, msg.reason).catch((err: unknown) =>
+          process.nextTick(() => {
+            throw err;
+          }),
+        );
+        return;
+      default:
+        assertNever(msg);
+    }
+  },
+  async (init) => {
+    const ctx = init;
+    report(ctx, 0, null);
+    const c = cfg.episodes.chat;
+    const state = {} as State;
+    state.journal = Journal.open(path.join(cfg.data_dir, 'episodes'), {
+      wallNow: Date.now,
+      readOnly: !live,
+      onDurable: (records) => onDurable(state, records),
+      onRepair: (file, bytes) =>
+        log.warn({ event: 'memory_journal_repaired', file, bytes }, 'cut off a torn last line (never acknowledged)'),
+    });
+    state.projector = new Projector({
+      embedder,
+      reuse: (hashes) => reader.vectorsByChunkHash(hashes),
+      send: (batch) => ctx.emit({ type: 'store.episodes', batch }),
+      generation: () => generation,
+      checkpoint: (queuedLow) => {
+        const cands = [state.core.openLow(), queuedLow, { seq: state.core.applied.seq + 1, rt: state.core.applied.rt }];
+        const low = cands.reduce((a, x) => (x && (!a || x.seq < a.seq) ? x : a), null as { seq: number; rt: number } | null)!;
+        return [{ key: CHECKPOINT_KEY, value: JSON.stringify({ seq: low.seq, file: low.rt > 0 ? `${dayOf(low.rt)}.jsonl` : '' }) }];
+      },
+      forgetChat: (items) => forgetChatWork(reader, state.core, state.chat, items),
+      failed: (sourceType, reason, detail) => {
+        metrics.failed.inc({ source_type: sourceType, reason });
+        board.add('episodesFailed', 1);
+        log.event('memory_ingest_failed', { source_type: sourceType, reason, detail });
+      },
+      embedded: (sourceType, n) => metrics.embedded.inc({ source_type: sourceType }, n),
+      changed: (pending, oldest) => report(ctx, pending, oldest),
+      now: monotonicMs,
+    });
+    state.ready = (async () => {
+      const { counter: tokens } = await tokenCounterFor(providerSettings(cfg));
+      const chat: ChatSettings = {
+        indexRoles: new Set(c.index_roles),
+        minChars: c.min_chars,
+        hasTaskVerb: taskVerbMatcher(c.task_verbs),
+        maxTokens: cfg.chunker.max_tokens ?? tokens.maxTokens,
+        tokens,
+      };
+      state.chat = chat;
+      state.facts = new FactLogs({
+        vault: cfg.vault,
+        paths: memoryPaths(cfg.memory.folder),
+        reader: () => reader,
+        work: (w) => state.projector.push(w, { seq: 0, rt: Date.now() }),
+        tokens,
+        maxTokens: chat.maxTokens,
+        wallNow: Date.now,
+      });
+      state.core = new MemoryCore(
+        {
+          chat,
+          idleCloseMs: c.idle_close_s * 1000,
+          terminal: new Set(cfg.episodes.task.reindex_on_status),
+          maxSessionMessages: 2_000,
+        },
+        {
+          clock: systemClock,
+          wallNow: Date.now,
+          storedTask: (id) => {
+            const d = reader.document('task', id);
+            return d ? { hash: d.contentHash, status: String(d.metadata['status'] ?? '') } : null;
+          },
+          storedCorrection: (id) => reader.document('correction', id) !== null,
+          close: live
+            ? (session, why) =>
+                void state.journal
+                  .append([{ k: 'close', session, why }], 'memvault')
+                  .catch((err: unknown) =>
+                    log.error({ event: 'memory_ingest_failed', reason: 'journal', err: String(err) }, 'could not journal a session close'),
+                  )
+            : null,
+          work: (w, rec) => state.projector.push(w, rec),
+        },
+      );
+    })();
+    // the journal replays in the background: appends are taken (and held) meanwhile, searches answer from the index
+    const timer = new SweepTimer(sweepDeps(ctx, state), (err) =>
+      log.error({ event: 'memory_pruned', err: String(err) }, 'the retention sweep failed; retrying in an hour'),
+    );
+    void state.ready
+      .then(() => replay(ctx, state, 'start'))
+      .then(
+        () => timer.arm(),
+        (err: unknown) =>
+          process.nextTick(() => {
+            throw err; // a replay that fails is a bug: the actor restarts and replays again
+          }),
+      );
+    return state;
+  },
+  { concurrency: ACTORS.memory.concurrency },
+);

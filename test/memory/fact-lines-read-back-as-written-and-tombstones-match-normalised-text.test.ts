@@ -1,0 +1,71 @@
+// The fact log's format: a fact line reads back as it was written (category, content, trailing tags), its id is the
+// day plus 8 hex digits of the sha256 of the normalised text, appends go under one `## HH:MM — who` header per
+// minute and author, and a tombstone hides a fact logged at or before it, whatever its case, spacing or final stop.
+import t from 'tap';
+import {
+  appendToDayLog,
+  factId,
+  factInstant,
+  formatFactLine,
+  isForgotten,
+  normaliseFact,
+  parseDayLog,
+  parseFactLine,
+  parseTombstones,
+} from '../../actors/memory/fact-log.js';
+import { sha256Hex } from '../../messages/hash.js';
+
+t.test('a fact line reads back as written', async (t) => {
+  const line = formatFactLine({ content: 'Alice moved to Lisbon', category: 'people', tags: ['alice', 'moves/2026'] });
+  t.equal(line, '- [people] Alice moved to Lisbon #alice #moves/2026');
+  t.same(parseFactLine(line), { content: 'Alice moved to Lisbon', category: 'people', tags: ['alice', 'moves/2026'] });
+  t.same(parseFactLine('- we ranked #1 again'), { content: 'we ranked #1 again', category: null, tags: [] }, '#1 is not a tag');
+  t.same(parseFactLine('- the C# build #dev'), { content: 'the C# build', category: null, tags: ['dev'] }, 'a # inside the text stays');
+  t.equal(parseFactLine('not a fact'), null);
+  t.equal(parseFactLine('- #only-tags'), null, 'a line of tags alone holds no fact');
+});
+
+t.test('normalised text and fact ids', async (t) => {
+  t.equal(normaliseFact('  Alice   lives in\tBERLIN.  '), 'alice lives in berlin');
+  t.equal(normaliseFact('Really?!…'), 'really');
+  t.equal(factId('2026-05-01', 'Alice lives in Berlin!'), `2026-05-01#${sha256Hex('alice lives in berlin').slice(0, 8)}`);
+  t.equal(factId('2026-05-01', 'alice  lives in berlin'), factId('2026-05-01', 'Alice lives in Berlin.'), 'one fact, two spellings');
+});
+
+t.test('appends go under one header per minute and author, with their line numbers', async (t) => {
+  let log = appendToDayLog(null, '2026-05-01', '09:15', 'agent-1', '- first');
+  t.same(log, { text: '# 2026-05-01\n\n## 09:15 — agent-1\n- first\n', line: 4 });
+  log = appendToDayLog(log.text, '2026-05-01', '09:15', 'agent-1', '- second');
+  t.equal(log.line, 5, 'same minute, same author: no new header');
+  log = appendToDayLog(log.text, '2026-05-01', '09:16', 'chat\n42', '- third');
+  t.equal(log.line, 8);
+  t.match(log.text, /\n\n## 09:16 — chat 42\n- third\n$/, 'a new header; who is one line');
+  const facts = parseDayLog(log.text, '2026-05-01');
+  t.same(
+    facts.map((f) => [f.line, f.content, f.time, f.who]),
+    [
+      [4, 'first', '09:15', 'agent-1'],
+      [5, 'second', '09:15', 'agent-1'],
+      [8, 'third', '09:16', 'chat 42'],
+    ],
+  );
+  const person = appendToDayLog('# 2026-05-01\n\n## 09:15 — agent-1\n- first', '2026-05-01', '09:15', 'agent-1', '- more');
+  t.equal(person.text, '# 2026-05-01\n\n## 09:15 — agent-1\n- first\n- more\n', 'a log a person left without a final newline');
+});
+
+t.test('a tombstone hides the facts of its text logged at or before it, and no later one', async (t) => {
+  const at = Date.parse('2026-05-01T12:00:00Z');
+  const stones = parseTombstones(
+    [
+      JSON.stringify({ fact: 'Alice lives in Berlin.', fact_id: '2026-05-01#x', at: new Date(at).toISOString(), agent: 'a' }),
+      'a stray line a person typed',
+      JSON.stringify({ fact: 'no time' }),
+    ].join('\n'),
+  );
+  t.same([...stones.keys()], ['alice lives in berlin']);
+  t.ok(isForgotten(stones, normaliseFact('ALICE lives in berlin'), at - 60_000));
+  t.ok(isForgotten(stones, 'alice lives in berlin', at), 'at the same instant');
+  t.notOk(isForgotten(stones, 'alice lives in berlin', at + 60_000), 'remembered again afterwards, it stays');
+  t.notOk(isForgotten(stones, 'alice moved to lisbon', at - 60_000));
+  t.equal(factInstant('2026-05-01', '09:15'), new Date(2026, 4, 1, 9, 15).getTime(), 'a header time is local');
+});
