@@ -14,14 +14,15 @@ const LOAD_SLICE = 4096;
 
 /**
  * Packed sign bits of every stored vector, and the chunk each belongs to, in a WebAssembly memory laid out as
- * [query | histogram | vectors (cap slots) | distances (u16 × cap) | slot list (u32 × cap)]. A removed chunk's
- * slot takes the last vector, so the vectors stay one dense run the kernel scans in one call.
+ * [query | histogram | score table | vectors (cap slots) | distances or scores (u32 × cap) | slot list (u32 × cap)].
+ * A removed chunk's slot takes the last vector, so the vectors stay one dense run the kernel scans in one call.
  */
 export class CoarseIndex {
   readonly dim: number;
   readonly #stride: number; // bytes a vector, padded to whole 64-bit words
   readonly #histSlots: number;
   readonly #histAt: number;
+  readonly #tableAt: number;
   readonly #vectorsAt: number;
   readonly #memory: WebAssembly.Memory;
   readonly #kernel: HammingKernel;
@@ -41,9 +42,10 @@ export class CoarseIndex {
     this.#stride = words * 8;
     this.#histSlots = dim + 1;
     this.#histAt = this.#stride;
-    this.#vectorsAt = Math.ceil((this.#histAt + this.#histSlots * 4) / 64) * 64;
-    this.#memory = new WebAssembly.Memory({ initial: 1 });
-    this.#kernel = hammingKernel(words, this.#memory);
+    this.#tableAt = Math.ceil((this.#histAt + this.#histSlots * 4) / 64) * 64;
+    this.#vectorsAt = this.#tableAt + (dim / 8) * 256 * 4;
+    this.#memory = new WebAssembly.Memory({ initial: Math.ceil(this.#vectorsAt / PAGE) });
+    this.#kernel = hammingKernel(dim, this.#memory);
     this.#bytes = new Uint8Array(this.#memory.buffer);
   }
 
@@ -77,7 +79,7 @@ export class CoarseIndex {
     if (query.length !== this.dim) throw new Error(`query vector has ${query.length} floats, the index holds vectors of ${this.dim}`);
     let m = this.#n;
     const out = this.#vectorsAt + this.#cap * this.#stride;
-    const slotsAt = out + this.#cap * 2;
+    const slotsAt = out + this.#cap * 4;
     if (within) {
       const slots = new Uint32Array(this.#memory.buffer, slotsAt, this.#cap);
       m = 0;
@@ -114,6 +116,45 @@ export class CoarseIndex {
       ids[at] = this.#ids[slots ? slots[i]! : i]!;
     }
     return ids;
+  }
+
+  /**
+   * Of `ids` (chunks with a vector, as nearest() gives them), the `r` best by the asymmetric score (in no order): the float query's
+   * dot product with each ±1 vector. Re-ranking ~10 Hamming candidates per one kept halves the exact re-scores for
+   * the same recall (real use-lite vectors: 200 kept of 2,000 recall 0.994, against 0.99 for the nearest 400).
+   */
+  refine(query: Float32Array, ids: readonly number[], r: number): number[] {
+    if (ids.length <= r) return [...ids];
+    const out = this.#vectorsAt + this.#cap * this.#stride;
+    const slotsAt = out + this.#cap * 4;
+    const slots = new Uint32Array(this.#memory.buffer, slotsAt, ids.length);
+    ids.forEach((id, i) => {
+      const s = this.#slotOf.get(id);
+      if (s === undefined) throw new Error(`chunk ${id} has no vector in the coarse index`);
+      slots[i] = s;
+    });
+    // table[j][b]: the query summed over the bits set in b, for byte j (each entry one addition from a smaller b)
+    const table = new Float32Array(this.#memory.buffer, this.#tableAt, (this.dim / 8) * 256);
+    for (let j = 0; j < this.dim / 8; j++) {
+      const row = j * 256;
+      table[row] = 0;
+      for (let b = 1; b < 256; b++) {
+        const low = b & -b;
+        table[row + b] = table[row + (b ^ low)]! + query[8 * j + 31 - Math.clz32(low)]!;
+      }
+    }
+    this.#kernel.asymmetric(this.#tableAt, this.#vectorsAt, slotsAt, ids.length, out);
+    const score = new Float32Array(this.#memory.buffer, out, ids.length);
+    // the r-th best score by a native numeric sort of a copy (a comparator sort of 4,000 indices costs ~10× more),
+    // then the ids above it and, in the given order, as many at it as fit; the exact re-score orders them
+    const cut = Float32Array.from(score).sort()[ids.length - r]!;
+    const kept: number[] = [];
+    let ties = r - score.reduce((n, x) => (x > cut ? n + 1 : n), 0);
+    ids.forEach((id, i) => {
+      const x = score[i]!;
+      if (x > cut || (x === cut && ties-- > 0)) kept.push(id);
+    });
+    return kept;
   }
 
   /** Every vector again, from the store (first use, a reindex, another model, or a log this reader fell behind). */
@@ -192,7 +233,7 @@ export class CoarseIndex {
   #reserve(n: number): void {
     if (n <= this.#cap) return;
     const cap = Math.max(n, this.#cap * 2, 1024);
-    const need = this.#vectorsAt + cap * (this.#stride + 2 + 4);
+    const need = this.#vectorsAt + cap * (this.#stride + 4 + 4);
     const have = this.#memory.buffer.byteLength;
     if (need > have) this.#memory.grow(Math.ceil((need - have) / PAGE));
     this.#bytes = new Uint8Array(this.#memory.buffer); // growing detached the old view

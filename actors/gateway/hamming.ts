@@ -1,5 +1,6 @@
-// Hamming distances of packed bit vectors to a query, in a few lines of WebAssembly: i64.popcnt is one CPU
-// instruction, where JavaScript needs a dozen shifts and masks per 32 bits (100k × 512 bits: 0.3 ms against ~20 ms).
+// The coarse pass's kernels in a few lines of WebAssembly: Hamming distances of packed sign bits to the query's
+// (i64.popcnt is one CPU instruction, where JavaScript needs a dozen shifts and masks per 32 bits: 100k × 512 bits
+// in 0.3 ms against ~20 ms), and the query's float dot product with the ±1 vectors those bits stand for.
 
 // The opcodes used below (WebAssembly core spec, binary format).
 const I32 = 0x7f;
@@ -21,6 +22,10 @@ const I64_XOR = 0x85;
 const I64_POPCNT = 0x7b;
 const I64_ADD = 0x7c;
 const I32_WRAP_I64 = 0xa7;
+const F32_ADD = 0x92;
+const i32Load8 = (offset: number) => [0x2d, 0x00, ...uleb(offset)];
+const f32Load = (offset: number) => [0x2a, 0x02, ...uleb(offset)];
+const f32Store = [0x38, 0x02, 0x00];
 const i64Load = (offset: number) => [0x29, 0x03, ...uleb(offset)];
 const i32Load = [0x28, 0x02, 0x00];
 const i32Store = [0x36, 0x02, 0x00];
@@ -118,8 +123,37 @@ function scanSlotsBody(words: number): number[] {
   return [...locals, ...code];
 }
 
-/** The module for vectors of `words` 64-bit words, unrolled: one load, xor and popcnt per word. */
-function moduleBytes(words: number): Uint8Array {
+/**
+ * asymmetric(table, base, slots, m, out): for each listed slot, Σ table[j][byte j of its vector] over the vector's
+ * `bytes` bytes, as f32 at `out`. With table[j][b] = the sum of the query's floats whose bits are set in b, that is
+ * the query summed over the vector's set bits: q·(2·bits − 1) = 2·that − Σq, so it ranks like the dot product of
+ * the float query with the ±1 vector, far closer to the cosine than a Hamming distance between both signs.
+ */
+function asymmetricBody(bytes: number, stride: number): number[] {
+  const [table, base, slots, m, out] = [0, 1, 2, 3, 4];
+  const [end, addr] = [5, 6];
+  const terms: number[] = [];
+  for (let j = 0; j < bytes; j++) {
+    terms.push(GET, addr, ...i32Load8(j), ...i32Const(2), I32_SHL, GET, table, I32_ADD, ...f32Load(j * 1024));
+    if (j > 0) terms.push(F32_ADD);
+  }
+  const code = [
+    ...[GET, slots, GET, m, ...i32Const(2), I32_SHL, I32_ADD, SET, end],
+    ...BLOCK,
+    ...LOOP,
+    ...[GET, slots, GET, end, I32_GE_U, BR_IF, 1],
+    ...[GET, base, GET, slots, ...i32Load, ...i32Const(stride), I32_MUL, I32_ADD, SET, addr],
+    ...[GET, out, ...terms, ...f32Store],
+    ...[GET, slots, ...i32Const(4), I32_ADD, SET, slots],
+    ...[GET, out, ...i32Const(4), I32_ADD, SET, out],
+    ...[BR, 0, END, END, END],
+  ];
+  return [...vec([[2, I32]]), ...code];
+}
+
+/** The module for vectors of `dim` bits padded to whole 64-bit words, unrolled: one load, xor and popcnt per word. */
+function moduleBytes(dim: number): Uint8Array {
+  const words = Math.ceil(dim / 64);
   const scanType = [0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([])];
   const slotsType = [0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32]]), ...vec([])];
   const body = (b: number[]) => [...uleb(b.length), ...b];
@@ -127,40 +161,45 @@ function moduleBytes(words: number): Uint8Array {
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, vec([scanType, slotsType])),
     ...section(2, vec([[...name('m'), ...name('mem'), 0x02, 0x00, 0x01]])), // memory imported, at least one page
-    ...section(3, vec([[0], [1]])),
+    ...section(3, vec([[0], [1], [0]])),
     ...section(
       7,
       vec([
         [...name('scan'), 0x00, 0],
         [...name('scanSlots'), 0x00, 1],
+        [...name('asymmetric'), 0x00, 2],
       ]),
     ),
-    ...section(10, vec([body(scanBody(words)), body(scanSlotsBody(words))])),
+    ...section(10, vec([body(scanBody(words)), body(scanSlotsBody(words)), body(asymmetricBody(dim / 8, words * 8))])),
   ]);
 }
 
 /**
- * Distances of packed vectors of a fixed size (a multiple of 8 bytes) to a query; addresses are byte offsets into
- * the memory the kernel was made for. The histogram has one u32 per distance 0..bits and must be zeroed first.
+ * Kernels for packed vectors of `dim` bits (stored padded to whole 64-bit words); addresses are byte offsets into
+ * the memory the kernels were made for.
  */
 export interface HammingKernel {
-  /** Distances of `n` consecutive vectors at `base` to the query at `q`, into u16s at `out`, counted in `hist`. */
+  /** Distances of `n` vectors from `base` on to the query at `q`, into u16s at `out`, counted in `hist` (a u32 per distance 0..dim, zeroed first). */
   scan(q: number, base: number, n: number, out: number, hist: number): void;
   /** The same for the `m` slots listed (u32 each) at `slots`. */
   scanSlots(q: number, base: number, slots: number, m: number, out: number, hist: number): void;
+  /** Asymmetric scores (f32, higher is nearer) of the `m` listed slots, from `table`: dim/8 rows of 256 f32 (see asymmetricBody). */
+  asymmetric(table: number, base: number, slots: number, m: number, out: number): void;
 }
 
-/** Compiled modules by vector size in 64-bit words (one per model dimension a thread meets). */
+/** Compiled modules by dimension (one per model a thread meets). */
 const compiled = new Map<number, WebAssembly.Module>();
 
-/** A kernel for vectors of `words` 64-bit words working on `memory` (compiled once per size and thread). */
-export function hammingKernel(words: number, memory: WebAssembly.Memory): HammingKernel {
-  // u16 distances; the unrolled body grows with the words (a 4096-bit vector is ~1,000 instructions)
-  if (!Number.isInteger(words) || words < 1 || words > 64) throw new RangeError(`a bit vector must be 1 to 64 words, got ${words}`);
-  let mod = compiled.get(words);
+/** The kernels for vectors of `dim` bits working on `memory` (compiled once per dimension and thread). */
+export function hammingKernel(dim: number, memory: WebAssembly.Memory): HammingKernel {
+  // u16 distances; the unrolled bodies grow with the dimension (4096 bits: a few thousand instructions)
+  if (!Number.isInteger(dim) || dim < 8 || dim > 4096 || dim % 8 !== 0) {
+    throw new RangeError(`dim must be a multiple of 8 from 8 to 4096, got ${dim}`);
+  }
+  let mod = compiled.get(dim);
   if (!mod) {
-    mod = new WebAssembly.Module(moduleBytes(words));
-    compiled.set(words, mod);
+    mod = new WebAssembly.Module(moduleBytes(dim));
+    compiled.set(dim, mod);
   }
   const inst = new WebAssembly.Instance(mod, { m: { mem: memory } });
   return inst.exports as unknown as HammingKernel;

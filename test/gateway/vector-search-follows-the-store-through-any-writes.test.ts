@@ -123,8 +123,7 @@ function exact(reader: Database, q: Float32Array, userId: string, f: SearchFilte
       }
       return { id: r.id, score: dot / Math.sqrt(qq * vv) };
     })
-    .sort((a, b) => b.score - a.score)
-    .slice(0, K);
+    .sort((a, b) => b.score - a.score);
 }
 
 const FILTERS: Array<[string, string, SearchFilters]> = [
@@ -135,19 +134,25 @@ const FILTERS: Array<[string, string, SearchFilters]> = [
   ['a tag', 'default', { tags: ['t1'] }],
 ];
 
-/** Vector search on the reader matches brute force for every filter (scores alike; ids alike but for float ties). */
+/**
+ * Vector search on the reader matches brute force for every filter (scores alike; ids alike but for float ties); with
+ * few candidates it is approximate, but still answers k chunks that pass whenever k pass (it widens when too few did).
+ */
 function checkSearch(reader: Database, q: Float32Array): string | null {
   for (const [label, userId, filters] of FILTERS) {
+    const passing = exact(reader, q, userId, filters);
+    const want = passing.slice(0, K);
     // an oversample past the chunk count: every vector is re-scored, so the answer must be exact
     const got = search(reader, { query: '', k: K, mode: 'vector', group: 'chunk', userId, filters }, q, { oversample: 1000 });
-    const want = exact(reader, q, userId, filters);
     const same =
       got.length === want.length &&
-      got.every(
-        (h, i) => Math.abs(h.score - want[i]!.score) < 1e-5 && want.some((w) => w.id === h.chunkId && Math.abs(w.score - h.score) < 1e-5),
-      );
+      got.every((h, i) => Math.abs(h.score - want[i]!.score) < 1e-5 && want.some((w) => w.id === h.chunkId && Math.abs(w.score - h.score) < 1e-5));
     if (!same)
       return `${label}: got ${JSON.stringify(got.map((h) => [h.chunkId, h.score]))}, want ${JSON.stringify(want.map((w) => [w.id, w.score]))}`;
+    const few = search(reader, { query: '', k: K, mode: 'vector', group: 'chunk', userId, filters }, q, { oversample: 1 });
+    const ids = new Set(passing.map((p) => p.id));
+    if (few.length !== want.length || few.some((h) => !ids.has(h.chunkId)))
+      return `${label}, oversample 1: got ${JSON.stringify(few.map((h) => h.chunkId))} of passing ${JSON.stringify([...ids])}`;
   }
   return null;
 }
