@@ -17,7 +17,8 @@ export const DEFAULT_OVERSAMPLE = 20;
 const REFINE = 10;
 /**
  * A caller's filter that passes at most this share of the chunks (or MIN_LISTED) is searched by listing the chunks
- * that pass (one query) and scanning only their bits; a wider one walks the Hamming order, keeping those that pass.
+ * that pass (one query) and scanning only their bits; a wider one as if there were no filter, widening when too few
+ * of the nearest pass (at 1/16 passing, ~12 of the first 200 re-scored).
  */
 const LISTED_SHARE = 1 / 16;
 const MIN_LISTED = 2_000;
@@ -31,27 +32,20 @@ export function vectorList(db: Database, q: Float32Array, filters: FilterSql, k:
   const coarse = coarseIndex(db);
   if (!coarse || coarse.size === 0) return [];
   const want = Math.max(depth, Math.ceil(k * oversample));
-  if (!filters.selective) {
-    // Almost every chunk passes (only the user, deleted and sensitive ones are filtered): widen if too few did.
-    for (let n = want; ; n *= 4) {
-      const near = coarse.nearest(q, n * REFINE);
-      const kept = coarse.refine(q, near, n);
-      const rows = rescore(db, q, filters, kept, depth);
-      // enough passed, or every vector there is was re-scored
-      if (rows.length >= depth || (near.length < n * REFINE && kept.length === near.length)) return rows;
-    }
+  if (filters.selective) {
+    // a narrow filter: list the chunks that pass (one query), and scan only their bits
+    const cap = Math.max(MIN_LISTED, Math.ceil(coarse.size * LISTED_SHARE));
+    const listed = filteredChunks(db, filters, cap + 1);
+    if (listed.length <= cap) return rescore(db, q, filters, coarse.refine(q, coarse.nearest(q, want * REFINE, listed), want), depth);
   }
-  const cap = Math.max(MIN_LISTED, Math.ceil(coarse.size * LISTED_SHARE));
-  const listed = filteredChunks(db, filters, cap + 1);
-  if (listed.length <= cap) return rescore(db, q, filters, coarse.refine(q, coarse.nearest(q, want * REFINE, listed), want), depth);
-  const kept: number[] = [];
-  for (let n = want * REFINE * 4, seen = 0; ; n *= 4) {
-    const ids = coarse.nearest(q, n);
-    kept.push(...passing(db, filters, ids.slice(seen)));
-    seen = ids.length;
-    if (kept.length >= want * REFINE || ids.length < n) {
-      return rescore(db, q, filters, coarse.refine(q, kept.slice(0, want * REFINE), want), depth);
-    }
+  // Most chunks pass (a wide filter, or only the user, deleted and sensitive ones are filtered): re-score the nearest
+  // by cosine, keep those that pass, and widen while too few did.
+  for (let n = want; ; n *= 4) {
+    const near = coarse.nearest(q, n * REFINE);
+    const kept = coarse.refine(q, near, n);
+    const rows = rescore(db, q, filters, kept, depth);
+    // enough passed, or every vector there is was re-scored
+    if (rows.length >= depth || (near.length < n * REFINE && kept.length === near.length)) return rows;
   }
 }
 
