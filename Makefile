@@ -24,7 +24,8 @@ run: build
 	@# its own git repository: a vault inside this checkout's work tree would have writes refused (`inside_repo`)
 	@if [ "$(VAULT)" = ".run/vault" ] && [ ! -d .run/vault ]; then mkdir -p .run && cp -r examples/vault .run/vault && echo "copied examples/vault to .run/vault"; fi
 	@if [ "$(VAULT)" = ".run/vault" ] && [ ! -e .run/vault/.git ]; then git init -q .run/vault; fi
-	node bin/memvault start --vault $(VAULT)
+	@# glibc's allocator keeps what the model threads free unless told to return it (README, Memory)
+	MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072 node bin/memvault start --vault $(VAULT)
 
 # Debian packages the tests drive: faketime (the clock-jump chaos test runs the daemon under libfaketime) and
 # qemu-user (the int8 accuracy test runs on an emulated AVX2-only CPU, whatever CPU the machine has)

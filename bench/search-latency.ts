@@ -1,188 +1,46 @@
-// Search latency (bm25, vector, hybrid, exact KNN) and coarse-pass recall at 10k and 100k chunks; JSON for diffing.
-// Usage: node dist/bench/search-latency.js [--sizes 10000,100000] [--queries 200] [--oversample 2,4,6,8,10,15,20,30]
-// Query embedding is not included (the caller measures it); vectors are synthetic, clustered, unit, dim 512.
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Search latency at 10k and 100k chunks: each half in-process (the vector pass with its recall@10 against exact KNN,
+// on synthetic vectors and, given the indexed tldr corpus, on real ones), then hybrid over HTTP through a daemon,
+// query embedding included, beside bm25 over HTTP and the embedding alone measured in the same run.
+// Usage: node dist/bench/search-latency.js [--sizes 10000,100000] [--queries 200] [--oversample 5,10,20,40,60]
+//          [--real auto|yes|no] [--index-cache DIR] [--keep DIR] [--parts inprocess,real,http]
+// --real: recall on the real use-lite vectors of the indexed tldr corpus: auto uses it when an index cache holds it
+// (run-all), yes builds it (minutes). --keep DIR keeps the built stores there and reuses them on the next run.
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { DEFAULT_OVERSAMPLE, search } from '../actors/gateway/search.js';
-import { IndexWriter } from '../actors/store-writer/index-writer.js';
 import { openIndex } from '../actors/store-writer/schema.js';
-import type { SearchMode, UpsertChunk } from '../messages/store.js';
-import { CORPORA, gaussian, rng, unit } from './harness.js';
+import type { ModelInfo } from '../messages/common.js';
+import type { SearchMode } from '../messages/store.js';
+import {
+  BenchRoot,
+  corpusQueries,
+  indexCacheDir,
+  intArg,
+  machine,
+  newDaemon,
+  pct,
+  printTable,
+  rng,
+  SearchClient,
+  strArg,
+  tldrIndex,
+  writeResults,
+} from './harness.js';
+import { buildSyntheticStore, ClusteredVectors, DIM, loadParagraphs, type Para } from './synthetic-store.js';
 
-const DIM = 512;
 const K = 10;
-const here = dirname(fileURLToPath(import.meta.url));
-// dist/bench/x.js → bench/results next to the source, so the JSON is committed with it
-const RESULTS = join(here, '..', '..', 'bench', 'results', 'search-latency.json');
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
-const SIZES = arg('sizes', '10000,100000').split(',').map(Number);
-const QUERIES = Number(arg('queries', '200'));
-const OVERSAMPLES = arg('oversample', '2,4,6,8,10,15,20,30').split(',').map(Number);
-/** Keep the built stores in this folder (for poking at them with sqlite3) instead of a removed temp dir. */
-const KEEP = arg('keep', '');
-
-// ---- deterministic synthetic vectors: topics → subtopics → chunks (so neighbours are near, like real text) ----
-
-function randomUnit(r: () => number): Float32Array {
-  const v = new Float32Array(DIM);
-  for (let i = 0; i < DIM; i++) v[i] = gaussian(r);
-  return unit(v);
-}
-
-/** Vectors = topic + 0.8·subtopic + noise·random, normalised. ~50 chunks per subtopic at any size. */
-class ClusteredVectors {
-  readonly #r: () => number;
-  readonly #topics: Float32Array[];
-  readonly #subs: Float32Array[];
-  constructor(n: number, seed: number) {
-    this.#r = rng(seed);
-    const subs = Math.max(20, Math.round(n / 50));
-    const topics = Math.max(5, Math.round(subs / 20));
-    this.#topics = Array.from({ length: topics }, () => randomUnit(this.#r));
-    this.#subs = Array.from({ length: subs }, () => randomUnit(this.#r));
-  }
-  next(noise = 0.8): Float32Array {
-    const s = Math.floor(this.#r() * this.#subs.length);
-    const topic = this.#topics[s % this.#topics.length]!;
-    const sub = this.#subs[s]!;
-    const v = new Float32Array(DIM);
-    const perDim = noise / Math.sqrt(DIM); // noise vector of length ≈ noise
-    for (let i = 0; i < DIM; i++) v[i] = topic[i]! + 0.8 * sub[i]! + perDim * gaussian(this.#r);
-    return unit(v);
-  }
-}
-
-// ---- realistic text: tldr pages and Rust book paragraphs, with their heading paths ----
-
-interface Para {
-  file: string;
-  text: string;
-  headings: string[];
-  line: number;
-}
-
-function loadParagraphs(): Para[] {
-  const out: Para[] = [];
-  for (const dir of ['tldr-common', 'rust-book']) {
-    const root = join(CORPORA, dir);
-    for (const f of readdirSync(root)
-      .filter((x) => x.endsWith('.md'))
-      .sort()) {
-      const lines = readFileSync(join(root, f), 'utf8').split('\n');
-      const headings: string[] = [];
-      let buf: string[] = [];
-      let start = 1;
-      const flush = (end: number) => {
-        const text = buf.join('\n').trim();
-        if (text.length >= 20) out.push({ file: `${dir}/${f}`, text, headings: [...headings], line: start });
-        buf = [];
-        start = end + 1;
-      };
-      lines.forEach((l, i) => {
-        const h = /^(#{1,6})\s+(.*)$/.exec(l);
-        if (h) {
-          flush(i + 1);
-          headings.length = h[1]!.length - 1;
-          headings.push(h[2]!.trim());
-        } else if (l.trim() === '') flush(i + 1);
-        else buf.push(l);
-      });
-      flush(lines.length);
-    }
-  }
-  return out;
-}
-
-/** A variant of a paragraph for copy `c`: sentences rotated and a corpus word inserted, so copies differ. */
-function vary(text: string, c: number, r: () => number, vocab: string[]): string {
-  if (c === 0) return text;
-  const sentences = text.split(/(?<=[.!?])\s+/);
-  const rot = c % sentences.length;
-  const word = vocab[Math.floor(r() * vocab.length)]!;
-  return [...sentences.slice(rot), ...sentences.slice(0, rot)].join(' ') + ` ${word}`;
-}
-
-function sha(s: string): string {
-  return createHash('sha256').update(s).digest('hex');
-}
-
-// ---- building a store ----
-
-function build(file: string, n: number, paras: Para[], vocab: string[]): void {
-  const db = openIndex(file, { readonly: false });
-  const writer = new IndexWriter(db, {
-    model: { provider: 'bench', name: 'synthetic-clustered', version: '1', dim: DIM },
-    chunkerVersion: 'bench',
-    now: Date.now,
-  });
-  const vectors = new ClusteredVectors(n, 1);
-  const r = rng(2);
-  let made = 0;
-  // One outer transaction per batch: the per-document transactions become savepoints, commits are fewer.
-  const batch = db.transaction((docs: Array<{ path: string; title: string; chunks: UpsertChunk[] }>) => {
-    for (const d of docs) {
-      writer.upsertDocument({
-        sourceType: 'vault',
-        sourceId: d.path,
-        title: d.title,
-        contentHash: sha(d.chunks.map((c) => c.hash).join()),
-        mtimeMs: 0,
-        size: 0,
-        metadata: {},
-        tags: [],
-        sensitive: false,
-        chunks: d.chunks,
-      });
-    }
-  });
-  for (let copy = 0; made < n; copy++) {
-    let docs: Array<{ path: string; title: string; chunks: UpsertChunk[] }> = [];
-    let cur: { path: string; title: string; chunks: UpsertChunk[] } | null = null;
-    for (const p of paras) {
-      if (made >= n) break;
-      const path = copy === 0 ? p.file : `copy-${copy}/${p.file}`;
-      if (!cur || cur.path !== path) {
-        if (cur) docs.push(cur);
-        cur = { path, title: p.headings[0] ?? p.file, chunks: [] };
-      }
-      const content = vary(p.text, copy, r, vocab);
-      cur.chunks.push({
-        seq: cur.chunks.length,
-        content,
-        headingPath: p.headings,
-        startLine: p.line,
-        endLine: p.line + content.split('\n').length - 1,
-        tokenCount: content.split(/\s+/).length,
-        hash: sha(`${copy}\n${content}`),
-        vector: vectors.next(),
-      });
-      made++;
-      if (docs.length >= 200) {
-        batch(docs);
-        docs = [];
-      }
-    }
-    if (cur) docs.push(cur);
-    batch(docs);
-  }
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
-}
-
-// ---- measuring ----
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
+const WARMUP = 20;
+const SIZES = strArg('sizes', '10000,100000').split(',').map(Number);
+const QUERIES = intArg('queries', 200);
+const OVERSAMPLES = [...new Set(strArg('oversample', `5,10,${DEFAULT_OVERSAMPLE},40`).split(',').map(Number))];
+const REAL = strArg('real', 'auto');
+/** Which parts run: in-process figures per size, real-vector recall, the daemon over HTTP (at the largest size). */
+const PARTS = new Set(strArg('parts', 'inprocess,real,http').split(','));
+const KEEP = strArg('keep', '');
+/** Queries whose exact neighbours are computed for recall (brute force in SQL: ~1 s each at 100k chunks). */
+const RECALL_QUERIES = 50;
 
 interface Row {
   chunks: number;
@@ -193,8 +51,15 @@ interface Row {
   recallAt10?: number;
 }
 
+function row(chunks: number, what: string, ts: number[], recallAt10?: number): Row {
+  const r: Row = { chunks, what, p50: pct(ts, 50), p99: pct(ts, 99), mean: ts.reduce((a, b) => a + b, 0) / ts.length };
+  if (recallAt10 !== undefined) r.recallAt10 = recallAt10;
+  return r;
+}
+
+/** Times `fn` for each query after a warm-up (page cache, statement cache, the first load of the bits). */
 function time(fn: (i: number) => void, n: number): number[] {
-  for (let i = 0; i < Math.min(20, n); i++) fn(i); // warm the page cache and statement cache
+  for (let i = 0; i < Math.min(WARMUP, n); i++) fn(i);
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
@@ -204,43 +69,46 @@ function time(fn: (i: number) => void, n: number): number[] {
   return out;
 }
 
-function row(chunks: number, what: string, ts: number[], recallAt10?: number): Row {
-  const r: Row = { chunks, what, p50: pct(ts, 50), p99: pct(ts, 99), mean: ts.reduce((a, b) => a + b, 0) / ts.length };
-  if (recallAt10 !== undefined) r.recallAt10 = recallAt10;
-  return r;
-}
-
 function exactKnn(db: Database, q: Float32Array, k: number): number[] {
   return db
-    .prepare(`SELECT chunk_id FROM memory_vectors WHERE embedding MATCH ? AND k = ?`)
+    .prepare(`SELECT chunk_id FROM memory_vectors ORDER BY vec_distance_cosine(embedding, ?), chunk_id LIMIT ?`)
     .pluck()
     .all(Buffer.from(q.buffer, q.byteOffset, q.byteLength), k) as number[];
 }
 
-function measure(file: string, n: number, queries: string[]): Row[] {
+/** recall@K of the vector search at each oversample against `exact` (the first queries), and its latency (all). */
+function sweep(db: Database, n: number, label: string, qvs: Float32Array[], exact: number[][]): Row[] {
+  return OVERSAMPLES.map((os) => {
+    const ts = time((i) => search(db, { query: '', k: K, mode: 'vector' }, qvs[i]!, { oversample: os }), qvs.length);
+    let found = 0;
+    for (let i = 0; i < exact.length; i++) {
+      const want = new Set(exact[i]);
+      for (const h of search(db, { query: '', k: K, mode: 'vector' }, qvs[i]!, { oversample: os })) if (want.has(h.chunkId)) found++;
+    }
+    const def = os === DEFAULT_OVERSAMPLE ? ' (default)' : '';
+    return row(n, `vector${label}, oversample ${os}${def}`, ts, found / (exact.length * K));
+  });
+}
+
+function inProcess(file: string, n: number, queries: string[]): Row[] {
   const db = openIndex(file, { readonly: true }); // as the gateway reads: its own read-only connection
   // Query vectors from the data's clusters: a generator with the data's seed draws the same centres.
   const gen = new ClusteredVectors(n, 1);
   const qvs = queries.map(() => gen.next(1.1));
-  const rows: Row[] = [];
   const nq = queries.length;
+  const rows: Row[] = [];
+  const t0 = performance.now();
+  search(db, { query: '', k: K, mode: 'vector' }, qvs[0]!);
+  rows.push(row(n, 'first vector search (loads the bits into memory)', [performance.now() - t0]));
   const exact: number[][] = [];
   rows.push(
     row(
       n,
-      'exact float KNN (brute force)',
-      time((i) => (exact[i] = exactKnn(db, qvs[i]!, K)), nq),
+      'exact float KNN (brute force in SQL)',
+      time((i) => (exact[i] = exactKnn(db, qvs[i]!, K)), RECALL_QUERIES),
     ),
   );
-  for (const os of OVERSAMPLES) {
-    const ts = time((i) => search(db, { query: '', k: K, mode: 'vector' }, qvs[i]!, { oversample: os }), nq);
-    let found = 0;
-    for (let i = 0; i < nq; i++) {
-      const want = new Set(exact[i]);
-      for (const h of search(db, { query: '', k: K, mode: 'vector' }, qvs[i]!, { oversample: os })) if (want.has(h.chunkId)) found++;
-    }
-    rows.push(row(n, `vector coarse+rescore os=${os}${os === DEFAULT_OVERSAMPLE ? ' (default)' : ''}`, ts, found / (nq * K)));
-  }
+  rows.push(...sweep(db, n, ' (synthetic)', qvs, exact));
   const modes: Array<[string, SearchMode]> = [
     ['bm25', 'bm25'],
     ['hybrid', 'hybrid'],
@@ -253,20 +121,22 @@ function measure(file: string, n: number, queries: string[]): Row[] {
         time((i) => search(db, { query: queries[i]!, k: K, mode }, qvs[i]!), nq),
       ),
     );
-  const prefix = 'tldr-common/c';
-  const share = db
-    .prepare(
-      `SELECT avg(substr(d.source_id, 1, ${prefix.length}) = ?) FROM memory_chunks c JOIN memory_documents d ON d.id = c.document_id`,
-    )
-    .pluck()
-    .get(prefix) as number;
-  rows.push(
-    row(
-      n,
-      `hybrid, pathPrefix on ${(share * 100).toFixed(1)}% of chunks`,
-      time((i) => search(db, { query: queries[i]!, k: K, mode: 'hybrid', filters: { pathPrefix: prefix } }, qvs[i]!), nq),
-    ),
-  );
+  // a narrow folder (listed, then scanned) and a wide one (the Hamming order walked)
+  for (const prefix of ['copy-0/tldr-common/c', 'copy-0/']) {
+    const share = db
+      .prepare(
+        `SELECT avg(substr(d.source_id, 1, ${prefix.length}) = ?) FROM memory_chunks c JOIN memory_documents d ON d.id = c.document_id`,
+      )
+      .pluck()
+      .get(prefix) as number;
+    rows.push(
+      row(
+        n,
+        `hybrid, path_prefix on ${(share * 100).toFixed(1)} % of chunks`,
+        time((i) => search(db, { query: queries[i]!, k: K, mode: 'hybrid', filters: { pathPrefix: prefix } }, qvs[i]!), nq),
+      ),
+    );
+  }
   db.close();
   return rows;
 }
@@ -285,70 +155,180 @@ function makeQueries(paras: Para[], n: number): string[] {
   return out;
 }
 
-function main(): void {
-  const loadBefore = loadavg()[0]!;
-  const paras = loadParagraphs();
-  const vocab = [...new Set(paras.flatMap((p) => p.text.match(/[A-Za-z]{5,}/g) ?? []))];
-  const queries = makeQueries(paras, QUERIES);
-  const dir = KEEP || mkdtempSync(join(tmpdir(), 'memvault-bench-'));
-  mkdirSync(dir, { recursive: true });
-  const all: Row[] = [];
-  const builds: Array<{ chunks: number; seconds: number; fileMB: number }> = [];
-  try {
-    for (const n of SIZES) {
-      const file = join(dir, `index-${n}.sqlite`);
-      const t0 = performance.now();
-      if (KEEP && existsSync(file)) console.error(`reusing ${file}`);
-      else build(file, n, paras, vocab);
-      const seconds = (performance.now() - t0) / 1000;
-      const { size } = statSync(file);
-      builds.push({ chunks: n, seconds, fileMB: size / 2 ** 20 });
-      console.error(`built ${n} chunks in ${seconds.toFixed(1)} s (${(size / 2 ** 20).toFixed(0)} MiB)`);
-      all.push(...measure(file, n, queries));
-      if (!KEEP) rmSync(file, { force: true });
-    }
-  } finally {
-    if (!KEEP) rmSync(dir, { recursive: true, force: true });
-  }
-  const peakRssMB = process.resourceUsage().maxRSS / 1024;
-  // Other processes on the machine slow every figure alike: a 1-minute load above the core count means contention.
-  const load = { before: loadBefore, after: loadavg()[0]! };
-  console.log(
-    `\nsearch latency, k=${K}, dim=${DIM}, ${QUERIES} queries, default oversample ${DEFAULT_OVERSAMPLE} (ms; query embedding excluded)\n`,
+const loadProvider = async () => (await import('../actors/embedder/use-lite/provider.js')).createUseLiteProvider;
+
+/** Recall on real vectors: the indexed tldr corpus, queries cut from it and embedded by the model. */
+async function realRecall(root: BenchRoot): Promise<Row[]> {
+  const cached = indexCacheDir();
+  const have = cached !== null && existsSync(path.join(cached, 'meta.json'));
+  if (REAL === 'no' || (REAL === 'auto' && !have)) return [];
+  const t = await tldrIndex(root, 'search-latency');
+  const file = path.join(t.dataDir, 'index.sqlite');
+  openIndex(file, { readonly: false }).close(); // migrated, as the daemon would
+  const db = openIndex(file, { readonly: true });
+  const stored = db.prepare(`SELECT chunk_id, embedding FROM memory_vectors`).raw().all() as Array<[number, Buffer]>;
+  const vecs = stored.map(([, b]) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length)));
+  const p = await (await loadProvider())({ cacheDir: root.modelDir, intraOpThreads: 1 });
+  const qvs: Float32Array[] = [];
+  for (const q of corpusQueries('tldr-common', QUERIES, 6, 7)) qvs.push((await p.embed([q]))[0]!);
+  await p.close();
+  const exact = qvs.map((q) =>
+    vecs
+      .map((v, i) => {
+        let d = 0;
+        for (let j = 0; j < v.length; j++) d += v[j]! * q[j]!;
+        return [d, stored[i]![0]] as const;
+      })
+      .sort((a, b) => b[0] - a[0])
+      .slice(0, K)
+      .map(([, id]) => id),
   );
-  console.log('chunks  | what                                      |   p50 |   p99 |  mean | recall@10');
-  console.log('--------|-------------------------------------------|-------|-------|-------|----------');
-  for (const r of all) {
-    console.log(
-      `${String(r.chunks).padStart(7)} | ${r.what.padEnd(41)} | ${r.p50.toFixed(2).padStart(5)} | ${r.p99.toFixed(2).padStart(5)} | ${r.mean
-        .toFixed(2)
-        .padStart(5)} | ${r.recallAt10 === undefined ? '' : r.recallAt10.toFixed(3)}`,
-    );
-  }
-  for (const b of builds) console.log(`build ${b.chunks} chunks: ${b.seconds.toFixed(1)} s, ${b.fileMB.toFixed(0)} MiB`);
-  console.log(`peak RSS: ${peakRssMB.toFixed(0)} MiB (build and search in one process)`);
-  console.log(`load average (1 min) before ${load.before.toFixed(2)}, after ${load.after.toFixed(2)}, on ${availableParallelism()} cores`);
-  mkdirSync(dirname(RESULTS), { recursive: true });
-  writeFileSync(
-    RESULTS,
-    JSON.stringify(
-      {
-        k: K,
-        dim: DIM,
-        queries: QUERIES,
-        defaultOversample: DEFAULT_OVERSAMPLE,
-        node: process.version,
-        cores: availableParallelism(),
-        load,
-        rows: all,
-        builds,
-        peakRssMB,
-      },
-      null,
-      2,
-    ) + '\n',
-  );
-  console.log(`wrote ${RESULTS}`);
+  const rows = sweep(db, stored.length, ' (real use-lite, tldr)', qvs, exact);
+  db.close();
+  return rows;
 }
 
-main();
+interface Http {
+  chunks: number;
+  hybrid: Row;
+  hybridTook: Row;
+  bm25: Row;
+  embedding: Row;
+  degraded: number;
+}
+
+/** A daemon serving the store: hybrid and bm25 over keep-alive HTTP, interleaved, then the query embedding alone. */
+async function overHttp(root: BenchRoot, dataDir: string, n: number): Promise<Http> {
+  const half = Math.ceil((QUERIES + WARMUP) / 2);
+  const [a, b] = [corpusQueries('tldr-common', half, 10), corpusQueries('rust-book', half, 10)];
+  const queries = a.flatMap((q, i) => [q, b[i]!]).slice(0, QUERIES + WARMUP);
+  const cfg = root.config(root.vault('tldr-common', []), dataDir);
+  const d = newDaemon(cfg, 'serve');
+  await d.start();
+  await d.whenCaughtUp();
+  const client = SearchClient.forDaemon(d, cfg);
+  const hybrid: number[] = [];
+  const took: number[] = [];
+  const bm25: number[] = [];
+  let degraded = 0;
+  try {
+    for (const [i, q] of queries.entries()) {
+      let t0 = performance.now();
+      const h = await client.search(q, 'hybrid');
+      const ms = performance.now() - t0;
+      if (h.degraded !== null || h.mode !== 'hybrid') degraded++;
+      t0 = performance.now();
+      await client.search(q, 'bm25');
+      if (i < WARMUP) continue;
+      hybrid.push(ms);
+      took.push(h.took_ms);
+      bm25.push(performance.now() - t0);
+    }
+  } finally {
+    client.close();
+    await d.stop('bench done', 0);
+  }
+  const p = await (await loadProvider())({ cacheDir: root.modelDir, intraOpThreads: 1 });
+  const emb: number[] = [];
+  for (const [i, q] of queries.entries()) {
+    const t0 = performance.now();
+    await p.embed([q]);
+    if (i >= WARMUP) emb.push(performance.now() - t0);
+  }
+  await p.close();
+  return {
+    chunks: n,
+    hybrid: row(n, 'hybrid over HTTP, query embedding included', hybrid),
+    hybridTook: row(n, "  the gateway's own took_ms", took),
+    bm25: row(n, 'bm25 over HTTP (reference, same queries, interleaved)', bm25),
+    embedding: row(n, 'embedding one query alone (reference, 1 thread)', emb),
+    degraded,
+  };
+}
+
+async function main(): Promise<void> {
+  const started = machine();
+  const paras = loadParagraphs();
+  const queries = makeQueries(paras, QUERIES);
+  const root = await BenchRoot.create('search');
+  const all: Row[] = [];
+  const builds: Array<{ chunks: number; seconds: number; fileMB: number }> = [];
+  let http: Http | null = null;
+  try {
+    const p = await (await loadProvider())({ cacheDir: root.modelDir });
+    const model: ModelInfo = p.info; // the real model's identity, so the daemon takes the synthetic vectors as its own
+    await p.close();
+    let last = '';
+    for (const n of SIZES) {
+      const dataDir = KEEP ? path.join(path.resolve(KEEP), `store-${n}`) : root.dataDir();
+      const file = path.join(dataDir, 'index.sqlite');
+      mkdirSync(dataDir, { recursive: true });
+      const t0 = performance.now();
+      if (KEEP && existsSync(file)) {
+        console.error(`  reusing ${file}`);
+        openIndex(file, { readonly: false }).close(); // migrated, if an older memvault built it
+      } else {
+        console.error(`  writing a ${n}-chunk store…`);
+        rmSync(file, { force: true });
+        buildSyntheticStore(file, n, model, paras);
+      }
+      const seconds = (performance.now() - t0) / 1000;
+      builds.push({ chunks: n, seconds, fileMB: statSync(file).size / 2 ** 20 });
+      if (PARTS.has('inprocess')) {
+        console.error(`  measuring in-process at ${n}…`);
+        all.push(...inProcess(file, n, queries));
+      }
+      last = dataDir;
+    }
+    if (PARTS.has('real')) {
+      console.error('  real vectors…');
+      all.push(...(await realRecall(root)));
+    }
+    if (PARTS.has('http')) {
+      console.error(`  a daemon on the ${SIZES.at(-1)}-chunk store, over HTTP…`);
+      http = await overHttp(root, last, SIZES.at(-1)!);
+    }
+  } finally {
+    root.cleanup();
+  }
+  const load = { before: started.loadavg1m, after: loadavg()[0]! };
+  const f = (x: number): string => x.toFixed(2);
+  console.log(`\nsearch latency (ms), k=${K}, dim=${DIM}, ${QUERIES} queries; CPU: ${started.cpu} × ${started.cpus}, node ${started.node}`);
+  console.log(`1-min load average ${load.before.toFixed(2)} before, ${load.after.toFixed(2)} after (the machine may be shared)\n`);
+  console.log('in-process (query vector given; what the gateway does after embedding):\n');
+  printTable(
+    ['chunks', 'what', 'p50', 'p99', 'mean', 'recall@10'],
+    all.map((r) => [String(r.chunks), r.what, f(r.p50), f(r.p99), f(r.mean), r.recallAt10 === undefined ? '' : r.recallAt10.toFixed(3)]),
+    2,
+  );
+  if (http) {
+    const h = http;
+    console.log(`\nover HTTP at ${h.chunks} chunks, ${QUERIES} queries of 10 words after ${WARMUP} warm-up:\n`);
+    printTable(
+      ['what', 'p50', 'p99', 'mean'],
+      [h.hybrid, h.hybridTook, h.bm25, h.embedding].map((r) => [r.what, f(r.p50), f(r.p99), f(r.mean)]),
+    );
+    console.log(
+      `\nhybrid / bm25 over HTTP, p50: ${(h.hybrid.p50 / h.bm25.p50).toFixed(2)}×; goal hybrid p50 ≤ 15 ms, p99 ≤ 50 ms: ${
+        h.hybrid.p50 <= 15 && h.hybrid.p99 <= 50 ? 'met' : 'not met'
+      }`,
+    );
+    if (h.degraded > 0) console.log(`WARNING: ${h.degraded} hybrid searches came back degraded`);
+  }
+  for (const b of builds)
+    console.log(`store of ${b.chunks} chunks: ${b.fileMB.toFixed(0)} MiB (written or migrated in ${b.seconds.toFixed(1)} s)`);
+  console.log(`peak RSS of this process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+  const out = writeResults('search-latency', {
+    k: K,
+    dim: DIM,
+    queries: QUERIES,
+    defaultOversample: DEFAULT_OVERSAMPLE,
+    machine: { ...started, loadavg1mAtEnd: load.after },
+    rows: all,
+    http,
+    builds,
+  });
+  console.log(`wrote ${out}`);
+}
+
+await main();

@@ -14,7 +14,7 @@ import { spawnActor } from '../supervisors/runtime/host.js';
 import type { EventLogger } from '../supervisors/runtime/log.js';
 import { ActorEvents } from './actor-events.js';
 import { prepareDataDir } from './data-dir.js';
-import { EmbedPools } from './embed-pools.js';
+import { EmbedPools, WORKER_YOUNG_MB } from './embed-pools.js';
 import { providerSettings } from '../actors/embedder/factory.js';
 import { MainMetrics } from './metrics.js';
 import { buildNextIndex } from './reindex.js';
@@ -90,6 +90,7 @@ export class Daemon {
         file: workerFile(actor),
         workerData,
         window: spec.window,
+        resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
         // a hung actor is restarted (stall_ms 0 turns the watchdog off)
         ...(cfg.supervisor.stall_ms > 0 ? { stallMs: cfg.supervisor.stall_ms * spec.stall } : {}),
         ...(spec.pools ? { channel: () => this.pools.channel() } : {}),

@@ -71,6 +71,12 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
     view.providerSettled = remoteQueryProvider(poolClient(b.port), settings).then(
       (provider) => {
         view.provider = { state: 'ready', provider };
+        // the vector pass's bits into memory before the searches that waited for the model go on
+        try {
+          view.warm();
+        } catch (err) {
+          log.error({ event: 'gateway_warm', err: String(err) }, 'loading the bit vectors failed; the first vector search loads them');
+        }
       },
       (err: NodeJS.ErrnoException) => {
         view.provider = { state: 'unavailable', reason: `${err.code ?? 'provider_failed'}: ${err.message}` };

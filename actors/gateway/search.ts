@@ -1,34 +1,18 @@
-// Hybrid search over the index: BM25 (FTS5) and vector KNN (coarse bit pass, exact re-score), fused as ranking.ts says.
+// Hybrid search over the index: BM25 (FTS5) and vector KNN (vector-search.ts), fused as ranking.ts says.
 import type { Database } from 'better-sqlite3';
-import type { SearchFilters, SearchHit, SearchRequest } from '../../messages/store.js';
+import type { SearchHit, SearchRequest } from '../../messages/store.js';
 import { vectorDim } from '../store-writer/schema.js';
 import { prepared } from '../store-writer/statement-cache.js';
+import { type FilterSql, filterSql, passing } from './filter-sql.js';
 import { type FtsQuery, ftsQuery } from './fts-query.js';
 import { fuseLists } from './fusion.js';
 import { CHUNKS_PER_NOTE, groupByNote, type NoteGroup, type Ranked } from './group-by-note.js';
 import { COMPLETE_DEPTH, completeLists } from './note-rescore.js';
 import { type ChunkList, rankNotes } from './note-ranking.js';
 import { DEFAULT_RANKING, MIN_DEPTH, type Ranking } from './ranking.js';
-/**
- * Bit-vector candidates per wanted hit before exact re-scoring. Recall@10 against exact float KNN at 10:
- * 0.96 on 12k real universal-sentence-encoder vectors of the corpora (8: 0.95, 15: 0.98, 20: 0.99), 1.00 on
- * 100k synthetic clustered ones (bench/search-latency.ts prints the sweep). Each candidate costs ~60 µs at
- * 100k vectors (sqlite-vec's top-k is linear in k), so 10 is about 9 ms there.
- */
-export const DEFAULT_OVERSAMPLE = 10;
-/** sqlite-vec refuses KNN queries with k above this. */
-const MAX_KNN = 4096;
-/**
- * Cost model for a filtered vector search, measured at 100k × 512 (µs). Exact cosine over the filtered chunks
- * costs EXACT_US a chunk; the coarse pass costs SCAN_US per 1000 vectors plus TOPK_US per candidate per 1000
- * vectors (sqlite-vec's top-k is linear in k). To keep its recall under a filter that passes a share f of the
- * chunks, the coarse pass needs k × oversample / f candidates; whichever plan is cheaper runs.
- */
-const EXACT_US = 2;
-const SCAN_US = 25;
-const TOPK_US = 0.6;
-/** Counting the filtered chunks stops here: beyond it exact search is never the cheaper plan. */
-const COUNT_CAP = 20_000;
+import { DEFAULT_OVERSAMPLE, vectorList } from './vector-search.js';
+
+export { DEFAULT_OVERSAMPLE };
 /**
  * Rows bm25 may score for one query. An OR query with a common word matches most chunks, and scoring plus
  * sorting costs ~0.8 µs a row; the most common words are left out of the match (rarest kept first) as long as
@@ -46,13 +30,6 @@ export interface SearchOptions {
   ranking?: Ranking;
 }
 
-interface FilterSql {
-  where: string;
-  params: Record<string, unknown>;
-  /** Filters the caller chose (beyond user, liveness and sensitivity): worth counting what survives first. */
-  selective: boolean;
-}
-
 /**
  * Search the index. `queryVector` is the query's embedding from the index's model, or null when none is
  * available: then hybrid returns the bm25 hits and vector returns none (the caller says why). See
@@ -63,15 +40,50 @@ export function search(db: Database, req: SearchRequest, queryVector: Float32Arr
   return db.transaction(() => searchInSnapshot(db, req, queryVector, opts))();
 }
 
-function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32Array | null, opts: SearchOptions): SearchHit[] {
+/**
+ * search() while the query is still being embedded (in another thread): a hybrid search reads its keyword list
+ * meanwhile, in a snapshot of its own, and the rest once the vector is there. The second snapshot re-checks those
+ * keyword hits against the filters, so a chunk deleted, or a note renamed out of a folder filter or made sensitive
+ * in between, is not answered.
+ */
+export async function searchWhileEmbedding(
+  db: Database,
+  req: SearchRequest,
+  queryVector: Promise<Float32Array | null>,
+  opts: SearchOptions = {},
+): Promise<SearchHit[]> {
+  // the keyword list a hybrid search reads when its vector arrives (if it does not, the list is read again)
+  const p = req.mode === 'hybrid' && req.k > 0 ? plan(req, opts, true) : null;
+  const early = p
+    ? { limit: p.bm25Limit, keyword: db.transaction(() => bm25List(db, p.fts, p.filters, p.bm25Limit, p.ranking))() }
+    : undefined;
+  const qv = await queryVector;
+  return db.transaction(() => searchInSnapshot(db, req, qv, opts, early))();
+}
+
+/** What a search reads before any vector: its filters, keyword terms and how deep each list goes. */
+interface Plan {
+  k: number;
+  filters: FilterSql;
+  fts: FtsQuery;
+  ranking: Ranking;
+  byNote: boolean;
+  noteScored: boolean;
+  /** two lists are fused (hybrid with a query vector) */
+  fusing: boolean;
+  /** each list is read deeper than it ranks, to score the other list's candidates too */
+  completing: boolean;
+  /** chunks the keyword list ranks, and how many it reads */
+  bm25Depth: number;
+  bm25Limit: number;
+  /** chunks the vector list ranks, and how many it reads */
+  vectorDepth: number;
+  vectorLimit: number;
+}
+
+function plan(req: SearchRequest, opts: SearchOptions, useVector: boolean): Plan {
   if (!Number.isInteger(req.k) || req.k < 0) throw new Error(`k must be a non-negative integer, got ${req.k}`);
   const k = Math.min(req.k, MAX_K);
-  if (k === 0) return [];
-  const dim = vectorDim(db);
-  const useVector = queryVector !== null && dim !== null && req.mode !== 'bm25';
-  if (useVector && queryVector.length !== dim) {
-    throw new Error(`query vector has ${queryVector.length} floats, the index holds vectors of ${dim}`);
-  }
   const filters = filterSql(req.userId ?? 'default', req.filters ?? {});
   const r = opts.ranking ?? DEFAULT_RANKING;
   const fts: FtsQuery = req.mode === 'vector' ? { table: 'memory_fts', terms: [] } : ftsQuery(req.query);
@@ -83,24 +95,63 @@ function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32
   const want = byNote ? k * CHUNKS_PER_NOTE : k;
   const fusing = req.mode === 'hybrid' && useVector;
   const depthOf = (perK: number): number => (fusing ? Math.max(perK * k, MIN_DEPTH) : noteScored ? Math.max(want, perK * k) : want);
+  const completing = r.complete && noteScored && fusing;
+  const limitOf = (depth: number): number => (completing ? Math.max(depth, COMPLETE_DEPTH) : depth);
+  const bm25Depth = depthOf(r.depth.bm25);
+  const vectorDepth = depthOf(r.depth.vector);
+  return {
+    k,
+    filters,
+    fts,
+    ranking: r,
+    byNote,
+    noteScored,
+    fusing,
+    completing,
+    bm25Depth,
+    bm25Limit: limitOf(bm25Depth),
+    vectorDepth,
+    vectorLimit: limitOf(vectorDepth),
+  };
+}
+
+/** A keyword list read before the vector arrived (searchWhileEmbedding), for `limit` chunks. */
+interface EarlyKeyword {
+  limit: number;
+  keyword: Keyword;
+}
+
+function searchInSnapshot(
+  db: Database,
+  req: SearchRequest,
+  queryVector: Float32Array | null,
+  opts: SearchOptions,
+  early?: EarlyKeyword,
+): SearchHit[] {
+  const dim = vectorDim(db);
+  const useVector = queryVector !== null && dim !== null && req.mode !== 'bm25';
+  const { k, filters, fts, ranking: r, byNote, noteScored, fusing, completing, ...depths } = plan(req, opts, useVector);
+  if (k === 0) return [];
+  if (useVector && queryVector.length !== dim) {
+    throw new Error(`query vector has ${queryVector.length} floats, the index holds vectors of ${dim}`);
+  }
 
   const lists: ChunkList[] = [];
   let keyword: Keyword = { ranked: [], match: null, table: fts.table };
-  // complete: each list is read deeper than it ranks, to score the other list's candidates too
-  const completing = r.complete && noteScored && fusing;
   const deep: Ranked[][] = [];
   if (req.mode !== 'vector') {
-    const depth = depthOf(r.depth.bm25);
-    keyword = bm25List(db, fts, filters, completing ? Math.max(depth, COMPLETE_DEPTH) : depth, r);
+    keyword =
+      early?.limit === depths.bm25Limit
+        ? { ...early.keyword, ranked: recheck(db, filters, early.keyword.ranked) }
+        : bm25List(db, fts, filters, depths.bm25Limit, r);
     deep.push(keyword.ranked);
-    lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depth), weight: 1 });
+    lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25Depth), weight: 1 });
   }
   if (req.mode === 'vector' || fusing) {
     const oversample = opts.oversample ?? DEFAULT_OVERSAMPLE;
-    const depth = depthOf(r.depth.vector);
-    const vec = useVector ? vectorList(db, queryVector, filters, k, completing ? Math.max(depth, COMPLETE_DEPTH) : depth, oversample) : [];
+    const vec = useVector ? vectorList(db, queryVector, filters, k, depths.vectorLimit, oversample) : [];
     deep.push(vec);
-    lists.push({ kind: 'vector', items: vec.slice(0, depth), weight: r.fusion.vector });
+    lists.push({ kind: 'vector', items: vec.slice(0, depths.vectorDepth), weight: r.fusion.vector });
   }
   // one list keeps its own scores (cosine, normalised bm25); two are fused
   let ranked: Ranked[] = lists.length === 1 ? lists[0]!.items : fuseLists(lists, r.fusion);
@@ -137,33 +188,6 @@ function searchInSnapshot(db: Database, req: SearchRequest, queryVector: Float32
     if (!best) return [];
     return [{ ...best, also: g.also.flatMap((r) => hits.get(r.id) ?? []) }];
   });
-}
-
-function filterSql(userId: string, f: SearchFilters): FilterSql {
-  const where = ['d.user_id = @userId', 'd.deleted_at IS NULL'];
-  const params: Record<string, unknown> = { userId };
-  if (!f.includeSensitive) where.push('d.sensitive = 0');
-  if (f.pathPrefix) {
-    where.push('substr(d.source_id, 1, length(@pathPrefix)) = @pathPrefix');
-    params['pathPrefix'] = f.pathPrefix;
-  }
-  if (f.sourceType) {
-    where.push('d.source_type = @sourceType');
-    params['sourceType'] = f.sourceType;
-  }
-  if (f.since !== undefined) {
-    where.push('d.updated_at >= @since');
-    params['since'] = f.since;
-  }
-  if (f.tags && f.tags.length > 0) {
-    // Every wanted tag is on the document, itself or as the parent of a nested tag (project ⊇ project/alpha).
-    where.push(`NOT EXISTS (SELECT 1 FROM json_each(@tags) want WHERE NOT EXISTS (
-      SELECT 1 FROM json_each(d.tags) have
-      WHERE lower(have.value) = want.value OR substr(lower(have.value), 1, length(want.value) + 1) = want.value || '/'))`);
-    params['tags'] = JSON.stringify(f.tags.map((t) => t.replace(/^#/, '').toLowerCase()));
-  }
-  const selective = Boolean(f.pathPrefix || f.sourceType || f.since !== undefined || (f.tags && f.tags.length > 0));
-  return { where: where.join(' AND '), params, selective };
 }
 
 interface Keyword {
@@ -234,85 +258,16 @@ function withinBudget(db: Database, table: FtsQuery['table'], terms: string[], n
   return kept.length > 0 ? kept : terms;
 }
 
-/** Which of `ids` (chunk ids) belong to documents that pass the filters. */
-function passing(db: Database, filters: FilterSql, ids: number[]): number[] {
-  if (ids.length === 0) return [];
-  return prepared(
-    db,
-    `SELECT c.id FROM json_each(@ids) j
-     CROSS JOIN memory_chunks c ON c.id = j.value
-     CROSS JOIN memory_documents d ON d.id = c.document_id
-     WHERE ${filters.where}`,
-  )
-    .pluck()
-    .all({ ...filters.params, ids: JSON.stringify(ids) }) as number[];
-}
-
-/**
- * The `depth` chunks nearest the query by cosine, filters applied. Coarse pass: hamming KNN over the bit
- * vectors for k × oversample candidates (more under a narrowing filter); then exact cosine on those that pass
- * the filters. When too few pass, the candidate set widens (×4). A filter that leaves few chunks is searched
- * exactly instead, when the cost model says that is cheaper.
- */
-function vectorList(db: Database, q: Float32Array, filters: FilterSql, k: number, depth: number, oversample: number): Ranked[] {
-  const qb = Buffer.from(q.buffer, q.byteOffset, q.byteLength);
-  let candidates = Math.max(depth, Math.ceil(k * oversample));
-  if (filters.selective) {
-    const filtered = countFiltered(db, filters);
-    const total = prepared(db, `SELECT count(*) FROM memory_vectors_rowids`).pluck().get() as number;
-    if (filtered === 0 || total === 0) return [];
-    const wanted = Math.ceil((candidates * total) / filtered);
-    const coarseUs = (total / 1000) * (SCAN_US + TOPK_US * Math.min(wanted, MAX_KNN));
-    if (filtered < COUNT_CAP && filtered * EXACT_US <= coarseUs) return exactFiltered(db, qb, filters, depth);
-    candidates = wanted;
-  }
-  candidates = Math.min(MAX_KNN, candidates);
-  for (;;) {
-    const ids = prepared(db, `SELECT chunk_id FROM memory_vectors_bit WHERE embedding MATCH vec_quantize_binary(?) AND k = ?`)
-      .pluck()
-      .all(qb, candidates) as number[];
-    const rows = prepared(
+/** The hits of a keyword list read in an earlier snapshot that still pass the filters in this one. */
+function recheck(db: Database, filters: FilterSql, ranked: Ranked[]): Ranked[] {
+  const pass = new Set(
+    passing(
       db,
-      `SELECT c.id AS id, vec_distance_cosine(v.embedding, @q) AS dist
-       FROM json_each(@ids) j
-       CROSS JOIN memory_chunks c ON c.id = j.value
-       CROSS JOIN memory_documents d ON d.id = c.document_id
-       CROSS JOIN memory_vectors v ON v.chunk_id = c.id
-       WHERE ${filters.where}
-       ORDER BY dist LIMIT @limit`,
-    ).all({ ...filters.params, q: qb, ids: JSON.stringify(ids), limit: depth }) as Array<{ id: number; dist: number }>;
-    // Enough survived, or the coarse pass already returned every vector there is.
-    if (rows.length >= depth || ids.length < candidates) return rows.map(toCosine);
-    if (candidates >= MAX_KNN) return exactFiltered(db, qb, filters, depth);
-    candidates = Math.min(MAX_KNN, candidates * 4);
-  }
-}
-
-function countFiltered(db: Database, filters: FilterSql): number {
-  return prepared(
-    db,
-    `SELECT count(*) FROM (SELECT 1 FROM memory_documents d JOIN memory_chunks c ON c.document_id = d.id
-       WHERE ${filters.where} LIMIT ${COUNT_CAP})`,
-  )
-    .pluck()
-    .get(filters.params) as number;
-}
-
-function exactFiltered(db: Database, qb: Buffer, filters: FilterSql, depth: number): Ranked[] {
-  const rows = prepared(
-    db,
-    `SELECT c.id AS id, vec_distance_cosine(v.embedding, @q) AS dist
-     FROM memory_documents d
-     CROSS JOIN memory_chunks c ON c.document_id = d.id
-     CROSS JOIN memory_vectors v ON v.chunk_id = c.id
-     WHERE ${filters.where}
-     ORDER BY dist LIMIT @limit`,
-  ).all({ ...filters.params, q: qb, limit: depth }) as Array<{ id: number; dist: number }>;
-  return rows.map(toCosine);
-}
-
-function toCosine(r: { id: number; dist: number }): Ranked {
-  return { id: r.id, score: 1 - r.dist };
+      filters,
+      ranked.map((r) => r.id),
+    ),
+  );
+  return ranked.filter((r) => pass.has(r.id));
 }
 
 interface HitRow {

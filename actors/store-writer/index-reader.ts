@@ -116,7 +116,7 @@ export class IndexReader {
       this.#db,
       `SELECT DISTINCT d.source_id FROM memory_documents d JOIN memory_chunks c ON c.document_id = d.id
        WHERE d.user_id = ? AND d.source_type = ? AND d.deleted_at IS NULL
-       ${hasVectors ? 'AND NOT EXISTS (SELECT 1 FROM memory_vectors_rowids v WHERE v.rowid = c.id)' : ''}
+       ${hasVectors ? 'AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.chunk_id = c.id)' : ''}
        ORDER BY d.source_id`,
     )
       .pluck()
@@ -196,8 +196,7 @@ export class IndexReader {
          max(indexed_at) AS last FROM memory_documents WHERE user_id = ?`,
     ).get(this.#userId) as { live: number; deleted: number; last: number | null };
     const chunks = prepared(this.#db, `SELECT count(*) FROM memory_chunks`).pluck().get() as number;
-    const vectors =
-      vectorDim(this.#db) === null ? 0 : (prepared(this.#db, `SELECT count(*) FROM memory_vectors_rowids`).pluck().get() as number);
+    const vectors = vectorDim(this.#db) === null ? 0 : (prepared(this.#db, `SELECT count(*) FROM memory_vectors`).pluck().get() as number);
     return { documents: docs.live, chunks, vectors, deleted: docs.deleted, lastIndexedAt: docs.last };
   }
 
@@ -243,14 +242,14 @@ export class IndexReader {
       ),
       vectorsWithoutChunk: hasVectors
         ? one(
-            `SELECT (SELECT count(*) FROM memory_vectors_rowids v WHERE NOT EXISTS (SELECT 1 FROM memory_chunks c WHERE c.id = v.rowid))
-                  + (SELECT count(*) FROM memory_vectors_bit_rowids v WHERE NOT EXISTS (SELECT 1 FROM memory_chunks c WHERE c.id = v.rowid))`,
+            `SELECT (SELECT count(*) FROM memory_vectors v WHERE NOT EXISTS (SELECT 1 FROM memory_chunks c WHERE c.id = v.chunk_id))
+                  + (SELECT count(*) FROM memory_vectors_bit v WHERE NOT EXISTS (SELECT 1 FROM memory_chunks c WHERE c.id = v.chunk_id))`,
           )
         : 0,
       vectorPairMismatch: hasVectors
         ? one(
-            `SELECT (SELECT count(*) FROM memory_vectors_rowids a WHERE NOT EXISTS (SELECT 1 FROM memory_vectors_bit_rowids b WHERE b.rowid = a.rowid))
-                  + (SELECT count(*) FROM memory_vectors_bit_rowids b WHERE NOT EXISTS (SELECT 1 FROM memory_vectors_rowids a WHERE a.rowid = b.rowid))`,
+            `SELECT (SELECT count(*) FROM memory_vectors a WHERE NOT EXISTS (SELECT 1 FROM memory_vectors_bit b WHERE b.chunk_id = a.chunk_id))
+                  + (SELECT count(*) FROM memory_vectors_bit b WHERE NOT EXISTS (SELECT 1 FROM memory_vectors a WHERE a.chunk_id = b.chunk_id))`,
           )
         : 0,
       chunksOfDeletedDocs: one(

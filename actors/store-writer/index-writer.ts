@@ -6,6 +6,7 @@ import type { FileState, FileStatusReason, ModelChange, UpsertChunk, UpsertDocum
 import { IndexReader } from './index-reader.js';
 import { createVectorTables, dropVectorTables, vectorDim } from './schema.js';
 import { prepared } from './statement-cache.js';
+import { pruneVectorLog } from './vector-log.js';
 
 export interface IndexWriterOptions {
   userId?: string;
@@ -104,6 +105,7 @@ export class IndexWriter {
           .pluck()
           .get(fields) as number;
         this.#replaceChunks(documentId, doc.chunks);
+        pruneVectorLog(this.#db);
         return { documentId, chunks: doc.chunks.length };
       })
       .immediate();
@@ -242,7 +244,7 @@ export class IndexWriter {
       this.#db,
       hasVectors
         ? `SELECT c.id, c.seq, c.content_hash, c.token_count, c.heading_path, c.start_line, c.end_line,
-             EXISTS (SELECT 1 FROM memory_vectors_rowids v WHERE v.rowid = c.id) AS has_vector
+             EXISTS (SELECT 1 FROM memory_vectors v WHERE v.chunk_id = c.id) AS has_vector
            FROM memory_chunks c WHERE c.document_id = ? ORDER BY c.seq, c.id`
         : `SELECT id, seq, content_hash, token_count, heading_path, start_line, end_line, 0 AS has_vector
            FROM memory_chunks WHERE document_id = ? ORDER BY seq, id`,
@@ -296,9 +298,8 @@ export class IndexWriter {
 
   #insertVector(chunkId: number, vector: Float32Array): void {
     const blob = vectorBlob(vector);
-    const id = BigInt(chunkId); // vec0 refuses a key bound as a float, which is how a JS number binds
-    prepared(this.#db, `INSERT INTO memory_vectors (chunk_id, embedding) VALUES (?, ?)`).run(id, blob);
-    prepared(this.#db, `INSERT INTO memory_vectors_bit (chunk_id, embedding) VALUES (?, vec_quantize_binary(?))`).run(id, blob);
+    prepared(this.#db, `INSERT INTO memory_vectors (chunk_id, embedding) VALUES (?, ?)`).run(chunkId, blob);
+    prepared(this.#db, `INSERT INTO memory_vectors_bit (chunk_id, embedding) VALUES (?, vec_quantize_binary(?))`).run(chunkId, blob);
   }
 
   #setMeta(key: string, value: string): void {

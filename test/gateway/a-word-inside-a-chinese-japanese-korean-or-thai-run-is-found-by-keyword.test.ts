@@ -74,11 +74,11 @@ t.test('a word inside a run of Chinese, Japanese, Korean or Thai finds its note 
 t.test('an index made before the pair table gets it filled when the daemon opens it', async (t) => {
   const ix = tempIndex(t, { dim: null });
   fill(ix);
-  // What a schema-1 index looks like: no pair table, no triggers for it.
+  // What a schema-1 index looks like: no pair table, no triggers for it (nor the vector log of schema 3).
   ix.db.exec(`
     DROP TRIGGER memory_chunks_fts_bigram_ai; DROP TRIGGER memory_chunks_fts_bigram_ad;
     DROP TRIGGER memory_chunks_fts_bigram_au; DROP TRIGGER memory_documents_title_bigram_au;
-    DROP TABLE memory_fts_bigram; PRAGMA user_version = 1;`);
+    DROP TABLE memory_fts_bigram; DROP TABLE memory_vector_log; PRAGMA user_version = 1;`);
   ix.db.close();
   const db = openIndex(ix.file, { readonly: false });
   t.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
