@@ -13,6 +13,7 @@ import type { ToolGateway } from './tools/gateway.js';
 import { routeTools } from './tools/http-json.js';
 import { routeEpisodes, type EpisodeRouteDeps } from './episodes-http.js';
 import { httpStatus, sanitiseAgent } from './tools/types.js';
+import { routePage, type PageDeps } from './page/routes.js';
 
 export interface HttpDeps {
   token: string;
@@ -34,6 +35,8 @@ export interface HttpDeps {
   reconcile?: () => void;
   /** POST /v1/episodes, session close, prune (absent where no memory actor runs). */
   episodes?: Omit<EpisodeRouteDeps, 'view' | 'metrics'>;
+  /** The status page at `/` and its login at `/login` (page/routes.ts). */
+  page?: PageDeps;
 }
 
 class HttpFailure extends Error {
@@ -113,6 +116,8 @@ export function createHttpServer(d: HttpDeps): Server {
         return 200;
       }
     }
+    const page = d.page ? routePage(d.page, req, res, url) : null;
+    if (page) return page;
     throw new HttpFailure(404, 'not_found', `no route ${req.method} ${p}`);
   }
   return createServer((req, res) => {
@@ -135,7 +140,9 @@ function routeLabel(url: string | undefined): string {
   if (p.startsWith('/v1/tools')) return '/v1/tools';
   if (p.startsWith('/v1/jobs')) return '/v1/jobs';
   if (p.startsWith('/v1/episodes')) return '/v1/episodes';
-  return ['/healthz', '/metrics', '/v1/status', '/v1/search', '/v1/reindex', '/v1/reconcile', '/v1/prune', '/mcp'].includes(p)
+  return ['/', '/login', '/healthz', '/metrics', '/v1/status', '/v1/search', '/v1/reindex', '/v1/reconcile', '/v1/prune', '/mcp'].includes(
+    p,
+  )
     ? p
     : 'other';
 }
