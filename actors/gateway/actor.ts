@@ -14,6 +14,7 @@ import { modelBusy, providerSettings } from '../embedder/factory.js';
 import { poolClient, remoteQueryProvider } from '../embedder/pool-api.js';
 import { createHttpServer } from './http-server.js';
 import { Sessions } from './page/session.js';
+import { DavAuth } from './webdav/auth.js';
 import { IndexView } from './index-view.js';
 import { gatewayMetrics } from './metrics.js';
 import { retriever } from './retrieval.js';
@@ -135,6 +136,18 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
           }
         : {}),
       reconcile: () => init.emit({ type: 'watcher.rescan', reason: 'asked over HTTP (backfill)' }),
+      ...(cfg.webdav.enabled
+        ? {
+            dav: {
+              vault: cfg.vault,
+              auth: new DavAuth(cfg.webdav.users),
+              onAuthFailed: (remote: string | undefined) => {
+                metrics.authFailures.inc();
+                log.event('auth_failed', { path: '/dav', remote });
+              },
+            },
+          }
+        : {}),
       page: {
         sessions: new Sessions(token),
         vault: cfg.vault,

@@ -14,6 +14,7 @@ import { routeTools } from './tools/http-json.js';
 import { routeEpisodes, type EpisodeRouteDeps } from './episodes-http.js';
 import { httpStatus, sanitiseAgent } from './tools/types.js';
 import { routePage, type PageDeps } from './page/routes.js';
+import { DAV_PREFIX, handleDav, type DavDeps } from './webdav/dav.js';
 
 export interface HttpDeps {
   token: string;
@@ -37,6 +38,8 @@ export interface HttpDeps {
   episodes?: Omit<EpisodeRouteDeps, 'view' | 'metrics'>;
   /** The status page at `/` and its login at `/login` (page/routes.ts). */
   page?: PageDeps;
+  /** The vault over WebDAV at /dav/ (webdav/dav.ts), when `webdav.enabled`. */
+  dav?: DavDeps;
 }
 
 class HttpFailure extends Error {
@@ -81,6 +84,7 @@ export function createHttpServer(d: HttpDeps): Server {
       res.end(m.text);
       return 200;
     }
+    if (d.dav && (p === DAV_PREFIX || p.startsWith(`${DAV_PREFIX}/`))) return handleDav(d.dav, req, res, p);
     if (p.startsWith('/v1/') || p === '/mcp') {
       if (!authorised(req, d.token)) {
         d.metrics.authFailures.inc();
@@ -140,6 +144,7 @@ function routeLabel(url: string | undefined): string {
   if (p.startsWith('/v1/tools')) return '/v1/tools';
   if (p.startsWith('/v1/jobs')) return '/v1/jobs';
   if (p.startsWith('/v1/episodes')) return '/v1/episodes';
+  if (p === '/dav' || p.startsWith('/dav/')) return '/dav';
   return ['/', '/login', '/healthz', '/metrics', '/v1/status', '/v1/search', '/v1/reindex', '/v1/reconcile', '/v1/prune', '/mcp'].includes(
     p,
   )
