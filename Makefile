@@ -28,8 +28,10 @@ run: build
 	MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072 node bin/memvault start --vault $(VAULT)
 
 # Debian packages the tests drive: faketime (the clock-jump chaos test runs the daemon under libfaketime) and
-# qemu-user (the int8 accuracy test runs on an emulated AVX2-only CPU, whatever CPU the machine has)
-TEST_DEBS := faketime qemu-user
+# qemu-user (the int8 accuracy test runs on an emulated AVX2-only CPU, whatever CPU the machine has); prometheus
+# (promtool checks the live /metrics, the alert rules and their unit tests), chromium (the status page's browser
+# test), litmus and rclone (the WebDAV tests)
+TEST_DEBS := faketime qemu-user prometheus chromium litmus rclone
 test-deps:
 	@missing=$$(for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

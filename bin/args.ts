@@ -35,6 +35,8 @@ export interface Args {
   /** forget: an episode id (chat:<session>:<message>, task:<id>, correction:<id>). */
   episode?: string;
   reason?: string;
+  /** open: print the login link instead of opening a browser. */
+  print: boolean;
   rest: string[];
 }
 
@@ -66,6 +68,7 @@ export function parseArgs(argv: string[]): Args {
       confirm: { type: 'boolean', default: false },
       episode: { type: 'string' },
       reason: { type: 'string' },
+      print: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -108,6 +111,7 @@ export function parseArgs(argv: string[]): Args {
     confirm: values.confirm ?? false,
     episode: values.episode,
     reason: values.reason,
+    print: values.print ?? false,
     rest: positionals,
   };
 }

@@ -21,6 +21,7 @@ const USAGE = `memvault — a memory vault daemon for AI agents
   memvault forget  [--vault DIR] FACT_ID | --query TEXT [--confirm] | --episode ID [--reason WHY]
   memvault prune   [--vault DIR] [--json]                             the retention sweep now
   memvault recall  [--vault DIR] [--since 7d] [--top 20] [--json]     the memories searches brought back most
+  memvault open    [--vault DIR] [--print]                            the status page: opens a one-time login link (--print: prints it)
 
 Environment: MEMVAULT_LISTEN (HOST:PORT), MEMVAULT_DATA_DIR (default <vault>/.memvault).`;
 
@@ -75,6 +76,9 @@ export async function main(argv: string[]): Promise<void> {
         break;
       case 'prune':
         code = await (await import('./commands/prune.js')).pruneCommand(a);
+        break;
+      case 'open':
+        code = await (await import('./commands/open.js')).openCommand(a);
         break;
       case 'recall':
         code = await (await import('./commands/recall.js')).recallCommand(a);

@@ -20,6 +20,7 @@ import { MainMetrics } from './metrics.js';
 import { buildNextIndex } from './reindex.js';
 import { Router, type MainNotice, type MainRequest } from './router.js';
 import { VaultWatch } from './vault-watch.js';
+import { operatorMetrics } from './operator-metrics.js';
 import { memoryPaths } from '../actors/memory/paths.js';
 
 export interface DaemonOptions {
@@ -56,6 +57,7 @@ export class Daemon {
     this.#o = opts;
     this.pools = new EmbedPools(cfg.embedder.threads, cfg.embedder.nice);
     this.metrics = new MainMetrics(this.board, this.handles);
+    operatorMetrics(this.metrics.registry, this.board, { vault: cfg.vault, dataDir: cfg.data_dir });
     this.router = new Router({ handles: this.handles, log: opts.log, notice: (m) => this.#notice(m), answer: (m) => this.#answer(m) });
     this.#events = new ActorEvents(opts.log, this.metrics, this.router);
   }

@@ -5,6 +5,7 @@ import type { MetricsText } from '../messages/index.js';
 import type { Board } from '../supervisors/runtime/board.js';
 import type { ActorHandle } from '../supervisors/runtime/host.js';
 import { monotonicMs } from '../supervisors/clock.js';
+import { labelThread, processDefaultMetrics, threadDefaultMetrics } from '../supervisors/runtime/thread-metrics.js';
 
 type Handles = Partial<Record<string, ActorHandle<unknown>>>;
 
@@ -14,6 +15,8 @@ const WORKER_METRICS_MS = 2_000;
 export class MainMetrics {
   readonly registry = new Registry();
   readonly restarts: Counter<'actor' | 'reason'>;
+  readonly #process = processDefaultMetrics();
+  readonly #thread = threadDefaultMetrics();
 
   constructor(board: Board, handles: Handles) {
     this.restarts = new Counter({
@@ -52,9 +55,16 @@ export class MainMetrics {
 
   /** Prometheus text of every thread's registry, merged (counters summed, gauges summed per label set). */
   async text(handles: Handles): Promise<MetricsText> {
-    const all: MetricObjectWithValues<MetricValue<string>>[][] = [await this.registry.getMetricsAsJSON()];
-    const results = await Promise.allSettled(Object.values(handles).map((h) => h!.metrics(WORKER_METRICS_MS)));
-    for (const r of results) if (r.status === 'fulfilled') all.push(r.value);
+    const all: MetricObjectWithValues<MetricValue<string>>[][] = [
+      await this.registry.getMetricsAsJSON(),
+      await this.#process(),
+      labelThread(await this.#thread(), 'main'),
+    ];
+    const ids = Object.keys(handles).filter((id) => handles[id]);
+    const results = await Promise.allSettled(ids.map((id) => handles[id]!.metrics(WORKER_METRICS_MS)));
+    results.forEach((r, i) => {
+      if (r.status === 'fulfilled') all.push(labelThread(r.value, ids[i]!));
+    });
     const merged = AggregatorRegistry.aggregate(all);
     return { text: await merged.metrics(), contentType: merged.contentType };
   }

@@ -13,6 +13,8 @@ import { splitListen } from '../../config/load.js';
 import { modelBusy, providerSettings } from '../embedder/factory.js';
 import { poolClient, remoteQueryProvider } from '../embedder/pool-api.js';
 import { createHttpServer } from './http-server.js';
+import { Sessions } from './page/session.js';
+import { DavAuth } from './webdav/auth.js';
 import { IndexView } from './index-view.js';
 import { gatewayMetrics } from './metrics.js';
 import { retriever } from './retrieval.js';
@@ -134,6 +136,29 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
           }
         : {}),
       reconcile: () => init.emit({ type: 'watcher.rescan', reason: 'asked over HTTP (backfill)' }),
+      ...(cfg.webdav.enabled
+        ? {
+            dav: {
+              vault: cfg.vault,
+              auth: new DavAuth(cfg.webdav.users),
+              onAuthFailed: (remote: string | undefined) => {
+                metrics.authFailures.inc();
+                log.event('auth_failed', { path: '/dav', remote });
+              },
+            },
+          }
+        : {}),
+      page: {
+        sessions: new Sessions(token),
+        vault: cfg.vault,
+        version: VERSION,
+        state: () => view.state(),
+        files: () => view.reader.fileStatuses(),
+        metricsText: () => init.request({ type: 'main.metrics' }, METRICS_TIMEOUT_MS),
+        llm: () => llmStatus(cfg, board),
+        ...(cfg.writes.enabled ? { jobs: () => init.request({ type: 'scheduler.jobs' }, JOBS_TIMEOUT_MS) } : {}),
+        search: (query: string) => search({ query, k: 10 }, { agent: 'status-page', transport: 'http' }),
+      },
       episodes: {
         backend: episodes,
         maxBodyBytes: cfg.episodes.max_body_bytes,

@@ -13,6 +13,8 @@ import type { ToolGateway } from './tools/gateway.js';
 import { routeTools } from './tools/http-json.js';
 import { routeEpisodes, type EpisodeRouteDeps } from './episodes-http.js';
 import { httpStatus, sanitiseAgent } from './tools/types.js';
+import { routePage, type PageDeps } from './page/routes.js';
+import { DAV_PREFIX, handleDav, type DavDeps } from './webdav/dav.js';
 
 export interface HttpDeps {
   token: string;
@@ -34,6 +36,10 @@ export interface HttpDeps {
   reconcile?: () => void;
   /** POST /v1/episodes, session close, prune (absent where no memory actor runs). */
   episodes?: Omit<EpisodeRouteDeps, 'view' | 'metrics'>;
+  /** The status page at `/` and its login at `/login` (page/routes.ts). */
+  page?: PageDeps;
+  /** The vault over WebDAV at /dav/ (webdav/dav.ts), when `webdav.enabled`. */
+  dav?: DavDeps;
 }
 
 class HttpFailure extends Error {
@@ -78,6 +84,7 @@ export function createHttpServer(d: HttpDeps): Server {
       res.end(m.text);
       return 200;
     }
+    if (d.dav && (p === DAV_PREFIX || p.startsWith(`${DAV_PREFIX}/`))) return handleDav(d.dav, req, res, p);
     if (p.startsWith('/v1/') || p === '/mcp') {
       if (!authorised(req, d.token)) {
         d.metrics.authFailures.inc();
@@ -113,6 +120,8 @@ export function createHttpServer(d: HttpDeps): Server {
         return 200;
       }
     }
+    const page = d.page ? routePage(d.page, req, res, url) : null;
+    if (page) return page;
     throw new HttpFailure(404, 'not_found', `no route ${req.method} ${p}`);
   }
   return createServer((req, res) => {
@@ -135,7 +144,10 @@ function routeLabel(url: string | undefined): string {
   if (p.startsWith('/v1/tools')) return '/v1/tools';
   if (p.startsWith('/v1/jobs')) return '/v1/jobs';
   if (p.startsWith('/v1/episodes')) return '/v1/episodes';
-  return ['/healthz', '/metrics', '/v1/status', '/v1/search', '/v1/reindex', '/v1/reconcile', '/v1/prune', '/mcp'].includes(p)
+  if (p === '/dav' || p.startsWith('/dav/')) return '/dav';
+  return ['/', '/login', '/healthz', '/metrics', '/v1/status', '/v1/search', '/v1/reindex', '/v1/reconcile', '/v1/prune', '/mcp'].includes(
+    p,
+  )
     ? p
     : 'other';
 }

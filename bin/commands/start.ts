@@ -7,6 +7,7 @@ import { Daemon } from '../../main/daemon.js';
 import { ensureToken } from '../../main/data-dir.js';
 import { configFor, EXIT, type Args } from '../args.js';
 import { findDaemon, removeDaemonInfo, writeDaemonInfo } from '../client.js';
+import { loginLink } from '../../actors/gateway/page/session.js';
 
 export async function start(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: true });
@@ -48,6 +49,8 @@ export async function start(a: Args): Promise<number> {
     [
       '',
       `memvault is serving ${cfg.vault}`,
+      `  page:     ${loginLink(url, ensureToken(cfg.data_dir))}`,
+      `            (a one-time login link for the status page, valid 10 minutes; \`memvault open --vault ${cfg.vault}\` makes another)`,
       `  search:   ${bin} search --vault ${cfg.vault} "your question"`,
       `            curl -H "Authorization: Bearer $(cat ${cfg.data_dir}/token)" -d '{"query":"..."}' ${url}/v1/search`,
       `  status:   ${url}/v1/status (token in ${cfg.data_dir}/token)`,

@@ -5,6 +5,7 @@ import { assertNever } from '../../messages/common.js';
 import type { ActorFault, HostToWorker, LogLevel, WorkerToHost } from '../../messages/actor.js';
 import type { Replies, RequestType } from '../../messages/index.js';
 import { ActorRequestError, type ActorRequestFailure } from './errors.js';
+import { threadDefaultMetrics } from './thread-metrics.js';
 
 export type ActorLog = Record<LogLevel, (msg: string, fields?: Record<string, unknown>) => void>;
 
@@ -62,6 +63,7 @@ export function runActor<In, Out, State = undefined, A extends Ask = never>(
   const concurrency = opts.concurrency ?? 1;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError('concurrency must be a positive integer');
   const post = (m: WorkerToHost<Out | A>): void => port.postMessage(m);
+  const threadMetrics = threadDefaultMetrics(); // this thread's event-loop lag, heap and GC (labelled by main)
   const crash = (err: unknown): void => {
     // Rethrown outside any promise, so it is an uncaught exception whatever --unhandled-rejections says.
     process.nextTick(() => {
@@ -154,7 +156,10 @@ export function runActor<In, Out, State = undefined, A extends Ask = never>(
         serve();
         return;
       case 'actor.metrics':
-        register.getMetricsAsJSON().then((metrics) => post({ type: 'actor.metrics_result', id: m.id, metrics }), crash);
+        Promise.all([register.getMetricsAsJSON(), threadMetrics()]).then(
+          ([own, loop]) => post({ type: 'actor.metrics_result', id: m.id, metrics: [...own, ...loop] }),
+          crash,
+        );
         return;
       case 'actor.fault':
         injectFault(m.fault);

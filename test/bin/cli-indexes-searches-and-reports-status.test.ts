@@ -67,6 +67,14 @@ t.test('start serves search; SIGTERM stops it cleanly', async (t) => {
   t.match(err, /memvault is serving/);
   const url = /(http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(err)?.[1];
   t.ok(url, 'prints where to scrape');
+  // the banner's one-time login link opens the status page: a session cookie, then the page
+  const link = /page:\s+(http:\/\/\S+\/login\?code=\S+)/.exec(err)?.[1];
+  t.ok(link, 'prints a login link for the status page');
+  const login = await fetch(link!, { redirect: 'manual' });
+  t.equal(login.status, 303, 'the link logs in');
+  t.match(login.headers.get('set-cookie'), /^memvault_session=\S+; Path=\/; HttpOnly; SameSite=Strict/);
+  const page = await fetch(`${url}/`, { headers: { cookie: login.headers.get('set-cookie')!.split(';')[0]! } });
+  t.equal(page.status, 200, 'the status page with the cookie');
   // the daemon answers; the CLI finds it through the data dir
   const s = await cli(['search', '--vault', v.dir, '--json', 'otters sleeping']);
   t.equal(JSON.parse(s.stdout).results[0]?.path, 'Inbox/a.md');

@@ -2,7 +2,7 @@
 // and the fact log's memory_remember and memory_forget from memory-tools.ts) defined once — schema, annotations,
 // handler — and served alike over MCP and HTTP JSON.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ToolDeps } from './deps.js';
 import { LinkGraphCache, vaultLink } from './link-graph.js';
 import {
@@ -18,6 +18,7 @@ import { toolFail, type CallContext, type ToolOutcome, type ToolServer, type Wri
 import { def, type ToolDef, type ToolName } from './tool-def.js';
 import { memoryTools } from './memory-tools.js';
 import { mcpInstructions } from './instructions.js';
+import { toolErrorResult, toolResults } from './output-schemas.js';
 import { vaultList } from './vault-list.js';
 import { vaultRead } from './vault-read.js';
 import { vaultUndoLast, vaultWrite } from './write-tools.js';
@@ -42,11 +43,18 @@ function describe(x: ToolDef<z.ZodTypeAny>, toJsonSchema: ToJsonSchema): Tool {
     const props = (schema['properties'] ?? {}) as Record<string, Record<string, unknown>>;
     for (const [k, text] of Object.entries(SEARCH_DESCRIPTIONS)) if (props[k]) props[k]['description'] ??= text;
   }
+  // the result or the error object (an isError result carries it too): one union, so its $refs resolve from the root
+  const output = toJsonSchema(z.union([toolResults[x.name], toolErrorResult]), { strictUnions: true, pipeStrategy: 'output' }) as Record<
+    string,
+    unknown
+  >;
+  delete output['$schema'];
   return {
     name: x.name,
     title: x.title,
     description: x.description,
     inputSchema: schema as Tool['inputSchema'],
+    outputSchema: { type: 'object', ...output } as Tool['outputSchema'],
     annotations: x.annotations,
   };
 }

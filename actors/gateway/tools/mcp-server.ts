@@ -11,8 +11,8 @@ import {
 import type { CallContext, ToolOutcome, ToolServer } from './types.js';
 
 /**
- * No outputSchema is declared: the SDK client validates structuredContent against it even on `isError` results, so
- * our tagged `{ error }` results would turn into client-side exceptions (and the spec wants conforming output).
+ * The result as structuredContent and as text. Every tool's outputSchema (output-schemas.ts) admits `{ error }` too:
+ * the SDK client validates structuredContent even on `isError` results, and clients read the reason from it.
  */
 export function toCallToolResult(o: ToolOutcome): CallToolResult {
   const body = o.ok ? o.result : { error: o.error };

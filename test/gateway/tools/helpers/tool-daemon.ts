@@ -24,7 +24,7 @@ export interface ToolDaemon {
   stop(): Promise<void>;
 }
 
-export async function startToolDaemon(files: Record<string, string>, opts: { extra?: string } = {}): Promise<ToolDaemon> {
+export async function startToolDaemon(files: Record<string, string | Buffer>, opts: { extra?: string } = {}): Promise<ToolDaemon> {
   const v = makeVault(files);
   const cfg = toolConfig(v.dir, opts);
   const d = await startDaemon(cfg);

@@ -1,0 +1,167 @@
+// The status page in headless Chromium (Debian's, driven by puppeteer-core): a login link becomes an HttpOnly,
+// SameSite=Strict session cookie and leaves the address bar; each section matches /v1/status, /v1/jobs, /metrics and
+// git; a search typed with the keyboard shows heading path, lines, snippet and an Obsidian link; without the cookie,
+// and with a used link, the login page. MEMVAULT_SCREENSHOTS=1 also writes docs/status-page-{desktop,phone}.png.
+import t from 'tap';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { writeDaemonInfo } from '../../../bin/client.js';
+import { git, httpCall, REPO } from '../../helpers/daemon.js';
+import { startToolDaemon } from '../tools/helpers/tool-daemon.js';
+
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const skip = CHROMIUM ? false : 'chromium is not installed (Debian package chromium; `make test-deps` installs it)';
+if (skip) t.comment(`skipped: ${skip}`);
+
+const FILES: Record<string, string | Buffer> = {
+  'Projects/Heron survey.md': '# Heron survey\n\n## Counting at dawn\n\nThe grey herons were counted at the lake at dawn.\n',
+  'People/Beta.md': '# Beta\n\nBeta runs the billing team.\n',
+  'Inbox/Broken.md': Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]), // not UTF-8: indexed as a failure with a reason
+};
+
+const texts = (p: Page, sel: string) => p.$$eval(sel, (els) => els.map((e) => (e.textContent ?? '').trim()));
+
+t.test('the status page, logged in through a link, in a real browser', { skip }, async (t) => {
+  const s = await startToolDaemon(FILES);
+  t.teardown(() => s.stop());
+  const { url, token } = s.d;
+  // an agent write and its undo: the commit list shows both, the write as undone
+  const w = await httpCall(
+    url,
+    'POST',
+    '/v1/tools/vault_write',
+    { path: 'Inbox/Egret.md', content: '# Egret\n\nWhite.\n' },
+    { token, agent: 'page-test' },
+  );
+  t.equal(w.status, 200);
+  const u = await httpCall(url, 'POST', '/v1/tools/vault_undo_last', {}, { token, agent: 'page-test' });
+  t.equal(u.status, 200);
+
+  const anon = await fetch(new URL('/', url));
+  t.equal(anon.status, 401, 'no cookie: 401');
+  t.match(await anon.text(), /memvault open/, 'no cookie: the login page says how to get a link');
+
+  const browser: Browser = await puppeteer.launch({
+    executablePath: CHROMIUM!,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  t.teardown(() => browser.close());
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+
+  // the link as `memvault open --print` gives it (without a display it would print it anyway)
+  writeDaemonInfo(s.cfg.data_dir, { pid: process.pid, url, started_at: new Date().toISOString() });
+  const open = spawnSync(
+    process.execPath,
+    [path.join(REPO, 'bin/memvault'), 'open', '--config', s.cfg.config_file!, '--vault', s.v.dir, '--print'],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, DISPLAY: '', WAYLAND_DISPLAY: '' },
+    },
+  );
+  t.equal(open.status, 0, open.stderr);
+  const link = open.stdout.trim();
+  t.match(link, new RegExp(`^${url}/login\\?code=[\\w.-]+$`), 'memvault open --print prints a login link');
+  t.notOk(link.includes(token), 'the link does not hold the token');
+  const res = await page.goto(link, { waitUntil: 'load' });
+  t.equal(res?.status(), 200);
+  t.equal(page.url(), `${url}/`, 'after login the address bar holds no code');
+  const [cookie] = await browser.defaultBrowserContext().cookies();
+  t.match(cookie, { name: 'memvault_session', httpOnly: true, sameSite: 'Strict' }, 'an HttpOnly, SameSite=Strict session cookie');
+  const html = await page.content();
+  t.notOk(html.includes(token), 'the token is nowhere in the page');
+  t.equal(await page.$$eval('script', (x) => x.length), 0, 'no script');
+
+  t.test('each section matches what the API says', async (t) => {
+    const status = (await httpCall(url, 'GET', '/v1/status', undefined, { token })).body.index;
+    t.equal(await page.$eval('#idx-documents', (e) => e.textContent), String(status.documents));
+    t.equal(await page.$eval('#idx-chunks', (e) => e.textContent), String(status.chunks));
+    t.equal(await page.$eval('#idx-notes', (e) => e.textContent), String(status.sources.vault));
+    t.equal(await page.$eval('#idx-pending', (e) => e.textContent), String(status.pending));
+    t.match(await page.$eval('#idx-model', (e) => e.textContent), status.model.name);
+    t.equal(await page.$eval('#idx-embedder', (e) => e.textContent), status.embedder.state);
+    t.equal(await page.$eval('#idx-vectors', (e) => e.textContent), 'available');
+
+    const metrics = await (await fetch(new URL('/metrics', url))).text();
+    const actors = [...metrics.matchAll(/^memvault_mailbox_depth\{actor="([^"]+)"\}/gm)].map((m) => m[1]);
+    t.same(await page.$$eval('#actors tbody tr', (rows) => rows.map((r) => r.getAttribute('data-actor'))), actors, 'every actor');
+    t.ok(
+      (await texts(page, '#actors tbody td:nth-child(2)')).every((x) => x === 'running'),
+      'each one running',
+    );
+
+    const log = git(s.v.dir, 'log', '-n50', '--format=%H').trim().split('\n');
+    const shas = await texts(page, '#commits tbody td:first-child');
+    t.same(
+      shas,
+      log.map((h) => h.slice(0, 8)),
+      'the last commits, newest first',
+    );
+    const kinds = await texts(page, '#commits tbody td.kind');
+    const undo = await texts(page, '#commits tbody td.undo');
+    t.same([kinds[0], kinds[1]], ['undo', 'agent'], 'the undo, then the write');
+    t.equal(undo[1], 'undone', 'the reverted write says so');
+
+    const files = await texts(page, '#files tbody tr');
+    t.equal(files.length, 1);
+    t.match(files[0], /Inbox\/Broken\.md\s*failed\s*not_utf8/, 'the file that is not indexed, with its reason');
+
+    const jobs = (await httpCall(url, 'GET', '/v1/jobs', undefined, { token })).body.jobs as Array<{ name: string }>;
+    t.same(
+      await page.$$eval('#jobs tbody tr', (rows) => rows.map((r) => r.getAttribute('data-job'))),
+      jobs.map((j) => j.name),
+    );
+  });
+
+  t.test('a search typed with the keyboard shows results that open in Obsidian', async (t) => {
+    await page.focus('#q');
+    await page.keyboard.type('herons counted at dawn');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    t.match(page.url(), /\/\?q=herons/);
+    const first = await page.$eval('#result-1', (e) => e.textContent ?? '');
+    t.match(first, /Heron survey/);
+    t.match(first, /Counting at dawn · lines \d+–\d+/, 'heading path and lines');
+    t.match(first, /grey herons were counted/, 'the snippet');
+    const vaultName = path.basename(s.v.dir);
+    t.equal(
+      await page.$eval('#result-1 a.open', (a) => a.getAttribute('href')),
+      `obsidian://open?vault=${encodeURIComponent(vaultName)}&file=${encodeURIComponent('Projects/Heron survey')}`,
+    );
+    // click through: the button runs the next search
+    await page.$eval('#q', (e) => ((e as unknown as { value: string }).value = ''));
+    await page.type('#q', 'billing team');
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    t.match(await page.$eval('#result-1', (e) => e.textContent ?? ''), /Beta/);
+    if (process.env['MEMVAULT_SCREENSHOTS'] === '1') {
+      await page.goto(`${url}/?q=${encodeURIComponent('herons counted at dawn')}`);
+      await page.screenshot({ path: path.join(REPO, 'docs/status-page-desktop.png'), fullPage: true });
+      await page.setViewport({ width: 390, height: 844, isMobile: true, deviceScaleFactor: 2 });
+      await page.screenshot({ path: path.join(REPO, 'docs/status-page-phone.png'), fullPage: false });
+    }
+  });
+
+  t.test('is readable at phone width: nothing wider than the screen but the scrolling tables', async (t) => {
+    await page.setViewport({ width: 390, height: 844 });
+    await page.goto(`${url}/`);
+    t.ok(await page.$eval('body', (b) => b.scrollWidth <= 390), 'no sideways scrolling of the page');
+  });
+
+  t.test('without the cookie, or with a used link, the login page', async (t) => {
+    const other = await browser.createBrowserContext();
+    t.teardown(() => other.close());
+    const p2 = await other.newPage();
+    const r1 = await p2.goto(`${url}/`);
+    t.equal(r1?.status(), 401);
+    t.match(await p2.$eval('h1', (e) => e.textContent), 'memvault');
+    t.match(await p2.content(), /needs a login link/);
+    const r2 = await p2.goto(link);
+    t.equal(r2?.status(), 401, 'a link works once');
+    t.match(await p2.content(), /used already/);
+    const tampered = link.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    const r3 = await p2.goto(tampered);
+    t.equal(r3?.status(), 401, 'a forged link does not log in');
+  });
+});
