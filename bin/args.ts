@@ -35,6 +35,15 @@ export interface Args {
   /** forget: an episode id (chat:<session>:<message>, task:<id>, correction:<id>). */
   episode?: string;
   reason?: string;
+  /** agents add: the grant (read|write|admin), folder prefixes (comma-separated), sensitive notes, rate (N/s|m|h). */
+  scope?: string;
+  folders?: string;
+  sensitive: boolean;
+  rate?: string;
+  /** audit: refusals only. */
+  refused: boolean;
+  /** mcp: the agent token to call the daemon with (instead of the owner token). */
+  tokenFile?: string;
   rest: string[];
 }
 
@@ -66,6 +75,12 @@ export function parseArgs(argv: string[]): Args {
       confirm: { type: 'boolean', default: false },
       episode: { type: 'string' },
       reason: { type: 'string' },
+      scope: { type: 'string' },
+      folders: { type: 'string' },
+      sensitive: { type: 'boolean', default: false },
+      rate: { type: 'string' },
+      refused: { type: 'boolean', default: false },
+      'token-file': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -108,6 +123,12 @@ export function parseArgs(argv: string[]): Args {
     confirm: values.confirm ?? false,
     episode: values.episode,
     reason: values.reason,
+    scope: values.scope,
+    folders: values.folders,
+    sensitive: values.sensitive ?? false,
+    rate: values.rate,
+    refused: values.refused ?? false,
+    tokenFile: values['token-file'],
     rest: positionals,
   };
 }

@@ -2,6 +2,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller, FactInput, MutationResult, RememberResult, UndoRequest, VaultOp } from '../../../messages/vault-ops.js';
 import type { ToolMetrics } from './metrics.js';
+import type { Principal } from '../agents/store.js';
 
 /** What the MCP and HTTP transports serve (the ToolGateway): the table of tools, listed and called by name. */
 export interface ToolServer {
@@ -10,7 +11,8 @@ export interface ToolServer {
   readonly maxBodyBytes: number;
   /** What MCP clients are told at initialize (prompts/mcp-instructions.liquid, rendered for this vault). */
   readonly instructions: string;
-  list(): Promise<Tool[]>;
+  /** The tools `principal` may call (all of them without one). */
+  list(principal?: Principal): Promise<Tool[]>;
   known(name: string): boolean;
   call(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolOutcome>;
 }
@@ -38,6 +40,8 @@ export type Transport = 'mcp' | 'http' | 'stdio';
 export interface CallContext {
   agent: string;
   transport: Transport;
+  /** Who the token says is calling (agents/principal.ts); absent: an in-process caller with the owner's rights. */
+  principal?: Principal;
 }
 
 /** Stable reason codes a tool call can fail with (the write reasons plus the read side's own). */
@@ -58,6 +62,8 @@ export type ToolFailReason =
   | 'busy'
   | 'nothing_to_undo'
   | 'reserved'
+  | 'forbidden'
+  | 'rate_limited'
   | 'internal';
 
 export interface ToolError {
@@ -83,7 +89,10 @@ export function httpStatus(reason: ToolFailReason): number {
     case 'outside_allowlist':
     case 'sensitive':
     case 'reserved':
+    case 'forbidden':
       return 403;
+    case 'rate_limited':
+      return 429;
     case 'not_found':
     case 'missing':
       return 404;
