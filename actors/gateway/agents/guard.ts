@@ -1,5 +1,6 @@
 // The grant check for one tool call, its arguments already parsed: what the call would write (the note's checked path,
 // the fact log) and whether it reaches other agents' work, put to scopes.ts's authorize before the tool runs.
+import type { IndexReader } from '../../store-writer/index-reader.js';
 import type { ToolDeps } from '../tools/deps.js';
 import { checkVaultPath } from '../tools/read-path.js';
 import type { ToolName } from '../tools/tool-def.js';
@@ -33,4 +34,33 @@ export function ownsWork(p: Principal | undefined, recordedBy: string | null | u
   if (!p || p.kind === 'owner' || p.scope === 'admin') return true;
   if (!recordedBy) return false;
   return recordedBy === p.name || recordedBy.startsWith(`${p.name} · `);
+}
+
+/** Who recorded an episode, from the index: a task's or correction's agent, or the one agent of a chat session's turns. */
+export function episodeOwner(reader: IndexReader, id: string): string | null {
+  const colon = id.indexOf(':');
+  const kind = id.slice(0, colon);
+  const rest = id.slice(colon + 1);
+  if (colon < 0 || rest === '') return null;
+  if (kind === 'task' || kind === 'correction') {
+    const a = reader.document(kind, rest)?.metadata['agent'];
+    return typeof a === 'string' ? a : null;
+  }
+  if (kind !== 'chat') return null;
+  const c = rest.indexOf(':');
+  const session = c < 0 ? rest : rest.slice(0, c);
+  const agents = new Set(
+    reader
+      .documentsWithPrefix('chat', `${session}:`)
+      .filter((d) => d.metadata['session_id'] === session)
+      .map((d) => String(d.metadata['agent'] ?? '')),
+  );
+  // a session not indexed yet, or one several agents spoke in, has no single owner: only an admin forgets in it
+  return agents.size === 1 ? [...agents][0]! || null : null;
+}
+
+/** The `who` a fact's log header records: an agent's own name first, so its facts are known as its own. */
+export function factWho(p: Principal | undefined, agent: string, sessionId: string | undefined): string {
+  if (p?.kind === 'agent') return sessionId ? `${p.name} · ${sessionId}` : p.name;
+  return sessionId ?? agent;
 }

@@ -22,7 +22,8 @@ export interface ToolServer {
  * itself; `available()` decides whether the write tools are offered at all.
  */
 export interface WriteBackend {
-  mutate(op: VaultOp, caller: Caller): Promise<MutationResult>;
+  /** `mayReadSensitive`: the caller's own grant (agents' `--sensitive`); absent: the backend's setting. */
+  mutate(op: VaultOp, caller: Caller & { mayReadSensitive?: boolean }): Promise<MutationResult>;
   undoLast(req: UndoRequest & { reason?: string }): Promise<MutationResult>;
   /** Appends a fact to today's log (memory_remember). */
   remember(fact: FactInput, caller: Caller): Promise<RememberResult>;

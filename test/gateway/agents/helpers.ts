@@ -11,7 +11,13 @@ export function agent(dataDir: string, name: string, grant: Partial<Grant> & Pic
 }
 
 /** POST /v1/tools/<name> with `token` (and an X-Memvault-Agent header when `header` is given). */
-export function toolAs<T = any>(url: string, token: string, name: string, args: Record<string, unknown>, header?: string): Promise<HttpAnswer<T>> {
+export function toolAs<T = any>(
+  url: string,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+  header?: string,
+): Promise<HttpAnswer<T>> {
   return httpCall<T>(url, 'POST', `/v1/tools/${name}`, args, { token, ...(header !== undefined ? { agent: header } : {}) });
 }
 
