@@ -49,6 +49,7 @@ export class RateLimiter {
       b.tokens -= 1;
       return { ok: true };
     }
-    return { ok: false, retryAfterS: Math.max(1, Math.ceil((1 - b.tokens) / r.perMs / 1000)) };
+    // the epsilon keeps float noise (3600.0000001 s) from adding a whole second
+    return { ok: false, retryAfterS: Math.max(1, Math.ceil((1 - b.tokens) / r.perMs / 1000 - 1e-9)) };
   }
 }
