@@ -85,7 +85,7 @@ export function createHttpServer(d: HttpDeps): Server {
       return 200;
     }
     if (p.startsWith('/v1/') || p === '/mcp') {
-      const a = admit(gate, req, p);
+      const a = await admit(gate, req, p);
       if (!a.ok) {
         refusedAtDoor.add(req);
         if (a.status === 401) {

@@ -7,7 +7,7 @@ import { authorize, type RouteName } from './scopes.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export interface Gate {
-  resolve(authorization: string | undefined, agentHeader: string | string[] | undefined): Principal | null;
+  resolve(authorization: string | undefined, agentHeader: string | string[] | undefined): Promise<Principal | null>;
   limiter: RateLimiter | null;
   audit: ((e: AuditEvent) => void) | null;
 }
@@ -42,8 +42,8 @@ export function routeOf(p: string): RouteName | 'tool' | null {
   return plain[p] ?? null;
 }
 
-export function admit(g: Gate, req: IncomingMessage, pathname: string): Admission {
-  const principal = g.resolve(req.headers.authorization, req.headers['x-memvault-agent']);
+export async function admit(g: Gate, req: IncomingMessage, pathname: string): Promise<Admission> {
+  const principal = await g.resolve(req.headers.authorization, req.headers['x-memvault-agent']);
   if (!principal)
     return {
       ok: false,

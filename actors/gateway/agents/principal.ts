@@ -24,7 +24,6 @@ export interface AuthOptions {
   defaultRate: string;
   /** Told of a damaged agents.json (every agent token is refused until it is fixed; the owner token still works). */
   onFileError?: (message: string) => void;
-  now?: () => number;
 }
 
 export class Authenticator {
@@ -32,10 +31,11 @@ export class Authenticator {
   readonly #owner: Buffer;
   #stamp = '';
   #byKey = new Map<string, AgentRecord>();
-  /** sha256(token) → agent name, for tokens verified against their scrypt hash since agents.json was last read. */
+  /**
+   * sha256(token) → the stored hash it was verified against. Still valid while the record keeps that hash (a rewrite
+   * for another agent costs no scrypt again); a rotation or a revoke changes or drops the hash, and the entry with it.
+   */
   #verified = new Map<string, string>();
-  /** Agent name → last successful use (epoch ms). */
-  readonly lastUsed = new Map<string, number>();
 
   constructor(o: AuthOptions) {
     this.#o = o;
@@ -43,7 +43,7 @@ export class Authenticator {
   }
 
   /** The principal for an `Authorization` header, or null (no token, an unknown, revoked or rotated-out one). */
-  resolve(authorization: string | undefined, agentHeader: string | string[] | undefined): Principal | null {
+  async resolve(authorization: string | undefined, agentHeader: string | string[] | undefined): Promise<Principal | null> {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!m?.[1]) return null;
     const token = m[1];
@@ -55,11 +55,10 @@ export class Authenticator {
     const rec = this.#byKey.get(keyIdOf(token));
     if (!rec) return null;
     const cacheKey = digest.toString('hex');
-    if (this.#verified.get(cacheKey) !== rec.name) {
-      if (!verifyToken(token, rec.hash)) return null;
-      this.#verified.set(cacheKey, rec.name);
+    if (this.#verified.get(cacheKey) !== rec.hash) {
+      if (!(await verifyToken(token, rec.hash))) return null;
+      this.#verified.set(cacheKey, rec.hash);
     }
-    this.lastUsed.set(rec.name, (this.#o.now ?? Date.now)());
     return {
       kind: 'agent',
       name: rec.name,
@@ -77,9 +76,10 @@ export class Authenticator {
     const stamp = st ? `${st.ino}:${st.mtimeNs}:${st.size}` : 'none';
     if (stamp === this.#stamp) return;
     this.#stamp = stamp;
-    this.#verified = new Map();
     try {
       this.#byKey = new Map(readAgents(this.#o.dataDir).agents.map((a) => [a.key_id, a]));
+      const live = new Set([...this.#byKey.values()].map((a) => a.hash));
+      for (const [k, h] of this.#verified) if (!live.has(h)) this.#verified.delete(k);
     } catch (err) {
       this.#byKey = new Map();
       this.#o.onFileError?.((err as Error).message);

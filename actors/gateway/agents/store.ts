@@ -1,6 +1,6 @@
 // The agents' credentials: `<data dir>/agents.json` (0600, rewritten atomically) holds each agent's grant and an
 // scrypt hash of its token, never the token. The CLI edits it; the gateway reads it and notices every rewrite.
-import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -101,8 +101,9 @@ export function newToken(): string {
 
 export const keyIdOf = (token: string): string => createHash('sha256').update(token).digest('hex').slice(0, 16);
 
-// 2^14 × 8 × 1: ~16 MB and tens of ms, paid once per token per gateway incarnation (verified tokens are cached)
-const N = 16_384;
+// A token is 256 random bits: no work factor is needed against guessing it, so scrypt's cost is kept small (2^10 × 8:
+// 1 MB, ~1–3 ms) — the hash only makes a copied agents.json useless. Paid once per token per gateway incarnation.
+const N = 1_024;
 const R = 8;
 const P = 1;
 
@@ -112,17 +113,20 @@ export function hashToken(token: string): { key_id: string; hash: string } {
   return { key_id: keyIdOf(token), hash: `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${h.toString('base64')}` };
 }
 
-/** Does `token` match the stored hash? Compared in constant time. */
-export function verifyToken(token: string, hash: string): boolean {
+/** Does `token` match the stored hash? Computed off the calling thread (libuv's pool), compared in constant time. */
+export async function verifyToken(token: string, hash: string): Promise<boolean> {
   const [kind, n, r, p, salt, want] = hash.split('$');
   if (kind !== 'scrypt' || !n || !r || !p || !salt || !want) return false;
   const expected = Buffer.from(want, 'base64');
-  const got = scryptSync(token, Buffer.from(salt, 'base64'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: 256 * Number(n) * Number(r) + 1_048_576,
-  });
+  const got = await new Promise<Buffer>((resolve, reject) =>
+    scrypt(
+      token,
+      Buffer.from(salt, 'base64'),
+      expected.length,
+      { N: Number(n), r: Number(r), p: Number(p), maxmem: 256 * Number(n) * Number(r) + 1_048_576 },
+      (err, key) => (err ? reject(err) : resolve(key)),
+    ),
+  );
   return got.length === expected.length && timingSafeEqual(got, expected);
 }
 
