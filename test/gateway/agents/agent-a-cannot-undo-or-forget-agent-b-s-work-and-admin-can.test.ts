@@ -5,6 +5,7 @@ import path from 'node:path';
 import t from 'tap';
 import { startToolDaemon } from '../tools/helpers/tool-daemon.js';
 import { agent, commits, toolAs } from './helpers.js';
+import { httpCall } from '../../helpers/daemon.js';
 
 t.test("agent A cannot undo or forget agent B's work; admin can", async (t) => {
   const s = await startToolDaemon({ 'Inbox/Seed.md': '# Seed\n' });
@@ -45,4 +46,29 @@ t.test("agent A cannot undo or forget agent B's work; admin can", async (t) => {
   // B undoes its own write
   const own = await toolAs(url, b, 'vault_undo_last', {});
   t.equal(own.status, 200);
+});
+
+t.test("agent A cannot forget agent B's episode; B and admin can", async (t) => {
+  const s = await startToolDaemon({ 'Inbox/Seed.md': '# Seed\n' });
+  t.teardown(() => s.stop());
+  const a = agent(s.cfg.data_dir, 'alpha', { scope: 'write' });
+  const b = agent(s.cfg.data_dir, 'beta', { scope: 'write' });
+  const admin = agent(s.cfg.data_dir, 'boss', { scope: 'admin' });
+  const post = (tok: string, id: string) =>
+    httpCall(
+      s.d.url,
+      'POST',
+      '/v1/episodes',
+      { episodes: [{ type: 'task', task_id: id, title: `Ring the ${id} heron`, status: 'open' }] },
+      { token: tok, agent: 'alpha' },
+    );
+  t.equal((await post(b, 'T-1')).status, 200);
+  t.equal((await post(b, 'T-2')).status, 200);
+  await s.d.daemon.whenCaughtUp();
+
+  const refused = await toolAs(s.d.url, a, 'memory_forget', { episode_id: 'task:T-1' });
+  t.equal(refused.status, 403, 'the header naming alpha does not make it alpha’s');
+  t.equal(refused.body.error.reason, 'forbidden');
+  t.match((await toolAs(s.d.url, b, 'memory_forget', { episode_id: 'task:T-1' })).body, { forgotten: [{ episode_id: 'task:T-1' }] });
+  t.match((await toolAs(s.d.url, admin, 'memory_forget', { episode_id: 'task:T-2' })).body, { forgotten: [{ episode_id: 'task:T-2' }] });
 });
