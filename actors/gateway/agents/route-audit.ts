@@ -1,6 +1,7 @@
 // The audit line for an HTTP request that is not a single tool call (tool calls are audited by the gateway with their
 // arguments): the route, who called (or `anonymous` for a refused token), and its status as an outcome.
 import type { AuditEvent } from './audit-entry.js';
+import { routeOf } from './http-gate.js';
 import type { Principal } from './store.js';
 
 const REASONS: Record<number, string> = { 401: 'unauthorized', 403: 'forbidden', 429: 'rate_limited' };
@@ -22,8 +23,10 @@ export function routeAudit(
   audit({
     agent: p?.name ?? 'anonymous',
     kind: p?.kind ?? 'anonymous',
-    tool: `route:${route.slice(0, 200)}`,
+    // a bounded set of names (metrics count by it); the path itself goes in `path`
+    tool: `route:${routeOf(route) ?? 'other'}`,
     transport: 'http',
+    path: route.slice(0, 200),
     outcome: status < 400 ? 'ok' : (reason ?? REASONS[status] ?? String(status)),
     ms: Math.round(ms * 100) / 100,
   });

@@ -61,7 +61,10 @@ t.test('the header cannot change attribution, and tokens never reach logs', asyn
     .join('');
   t.match(audit, /"agent":"scribe","kind":"agent","tool":"vault_write"/);
   t.notMatch(audit, /impostor|someone-else/, 'the header never names an agent');
-  t.match(audit, /"agent":"anonymous","kind":"anonymous","tool":"route:\/v1\/search","transport":"http","outcome":"unauthorized"/);
+  t.match(
+    audit,
+    /"agent":"anonymous","kind":"anonymous","tool":"route:search","transport":"http","path":"\/v1\/search","outcome":"unauthorized"/,
+  );
 
   const log = filesUnder(path.join(cfg.data_dir, 'logs'))
     .map((f) => readFileSync(f, 'utf8'))
