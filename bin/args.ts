@@ -37,6 +37,15 @@ export interface Args {
   reason?: string;
   /** open: print the login link instead of opening a browser. */
   print: boolean;
+  /** agents add: the grant (read|write|admin), folder prefixes (comma-separated), sensitive notes, rate (N/s|m|h). */
+  scope?: string;
+  folders?: string;
+  sensitive: boolean;
+  rate?: string;
+  /** audit: refusals only. */
+  refused: boolean;
+  /** mcp: the agent token to call the daemon with (instead of the owner token). */
+  tokenFile?: string;
   rest: string[];
 }
 
@@ -69,6 +78,12 @@ export function parseArgs(argv: string[]): Args {
       episode: { type: 'string' },
       reason: { type: 'string' },
       print: { type: 'boolean', default: false },
+      scope: { type: 'string' },
+      folders: { type: 'string' },
+      sensitive: { type: 'boolean', default: false },
+      rate: { type: 'string' },
+      refused: { type: 'boolean', default: false },
+      'token-file': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -112,6 +127,12 @@ export function parseArgs(argv: string[]): Args {
     episode: values.episode,
     reason: values.reason,
     print: values.print ?? false,
+    scope: values.scope,
+    folders: values.folders,
+    sensitive: values.sensitive ?? false,
+    rate: values.rate,
+    refused: values.refused ?? false,
+    tokenFile: values['token-file'],
     rest: positionals,
   };
 }

@@ -13,7 +13,7 @@ const USAGE = `memvault — a memory vault daemon for AI agents
   memvault models list [--vault DIR] [--config FILE] [--json]         cached models, their size, which one built the index
   memvault models pull [ORG/NAME] [--revision R] [--file F] [--hub-url URL] [--vault DIR] [--config FILE]
                                                                       download a hub model ahead of time (default: the configured one)
-  memvault mcp     --vault DIR [--config FILE] [--agent NAME]         MCP over stdio (uses the running daemon, or starts one)
+  memvault mcp     --vault DIR [--config FILE] [--agent NAME] [--token-file F]   MCP over stdio (uses the running daemon, or starts one)
   memvault run     JOB [--vault DIR] [--config FILE] [--date YYYY-MM-DD] [--event UID] [--json]   run a scheduled job now
   memvault jobs    [--vault DIR] [--json]                             the scheduled jobs: next run, last run and outcome
   memvault llm-usage [--vault DIR] [--since 7d|24h|YYYY-MM-DD] [--json]  LLM calls, tokens and cost from the invocation log
@@ -22,6 +22,9 @@ const USAGE = `memvault — a memory vault daemon for AI agents
   memvault prune   [--vault DIR] [--json]                             the retention sweep now
   memvault recall  [--vault DIR] [--since 7d] [--top 20] [--json]     the memories searches brought back most
   memvault open    [--vault DIR] [--print]                            the status page: opens a one-time login link (--print: prints it)
+  memvault agents  add NAME --scope read|write|admin [--folders Inbox,Projects/Atlas] [--sensitive] [--rate 20/s]
+                   | list [--json] | revoke NAME | rotate NAME   [--vault DIR]   agents' own credentials (token shown once)
+  memvault audit   [--vault DIR] [--agent A] [--since 1d] [--refused] [--json]   the audit trail of tool calls and refusals
 
 Environment: MEMVAULT_LISTEN (HOST:PORT), MEMVAULT_DATA_DIR (default <vault>/.memvault).`;
 
@@ -82,6 +85,12 @@ export async function main(argv: string[]): Promise<void> {
         break;
       case 'recall':
         code = await (await import('./commands/recall.js')).recallCommand(a);
+        break;
+      case 'agents':
+        code = await (await import('./commands/agents.js')).agentsCommand(a);
+        break;
+      case 'audit':
+        code = await (await import('./commands/audit.js')).auditCommand(a);
         break;
       default:
         throw new UsageError(`unknown command "${command}"`);

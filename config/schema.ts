@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { llmSchema } from './schema-llm.js';
 import { calendarSchema, schedulerSchema, skillsSchema, templatesSchema } from './schema-skills.js';
 import { webdavSchema } from './schema-webdav.js';
+import { agentsSchema, auditSchema } from './schema-agents.js';
 
 const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:7411');
 
@@ -265,6 +266,8 @@ export const configSchema = z
     retention: retentionSchema.default({}),
     recall: recallSchema.default({}),
     webdav: webdavSchema.default({}), // schema-webdav.ts
+    agents: agentsSchema.default({}), // schema-agents.ts
+    audit: auditSchema.default({}),
     log: z
       .object({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') })
       .strict()

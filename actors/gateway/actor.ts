@@ -26,6 +26,7 @@ import { llmStatus } from './llm-status.js';
 import { requestBackend } from './episodes-http.js';
 import { RecallLog } from './recall-log.js';
 import { FACT_KEY } from './tools/memory-tools.js';
+import { agentsGate } from './agents/wiring.js';
 
 const { b, board, log } = boot();
 const cfg = b.config;
@@ -103,7 +104,9 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
     const recall = new RecallLog(cfg.data_dir, cfg.recall.max_mb);
     recall.onSize = (bytes) => metrics.recallBytes.set(bytes);
     const search = retriever(view, log, metrics, recall);
+    const gate = agentsGate(cfg, token, log);
     const tools = new ToolGateway({
+      audit: gate.audit,
       ...toolLimits(cfg),
       view,
       search,
@@ -116,6 +119,7 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
     });
     const server = createHttpServer({
       token,
+      gate,
       tools,
       view,
       search,

@@ -9,7 +9,8 @@ import { checkEpisodes } from './episode-schema.js';
 import { readJsonBody, sendJson } from './http-body.js';
 import type { IndexView } from './index-view.js';
 import type { GatewayMetrics } from './metrics.js';
-import { httpStatus, sanitiseAgent, type ToolFailReason } from './tools/types.js';
+import { httpStatus, type ToolFailReason } from './tools/types.js';
+import type { Principal } from './agents/store.js';
 
 export interface EpisodeBackend {
   append(episodes: Array<{ ep: Episode; at: number }>, agent: string): Promise<AppendResult>;
@@ -54,8 +55,15 @@ function refuse(res: ServerResponse, reason: ToolFailReason, message: string, ex
 const CLOSE = /^\/v1\/episodes\/sessions\/([^/]+)\/close$/;
 
 /** Serves the episode routes; null when `pathname` is none of them. */
-export function routeEpisodes(d: EpisodeRouteDeps, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<number> | null {
-  const agent = sanitiseAgent(req.headers['x-memvault-agent']);
+export function routeEpisodes(
+  d: EpisodeRouteDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  principal: Principal,
+): Promise<number> | null {
+  // the credential is the identity (for the owner token: its X-Memvault-Agent header)
+  const agent = principal.name;
   if (pathname === '/v1/episodes' && req.method === 'POST') return append(d, req, res, agent);
   const close = CLOSE.exec(pathname);
   if (close && req.method === 'POST') {

@@ -1,6 +1,6 @@
 // The HTTP JSON interface: /healthz, /metrics, /v1/status, /v1/search — bearer-token auth on every /v1 route.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
+import { Authenticator } from './agents/principal.js';
 import type { EventLogger } from '../../supervisors/runtime/log.js';
 import { describeIssues, searchBody } from './api-schema.js';
 import { readJsonBody, sendJson } from './http-body.js';
@@ -12,12 +12,17 @@ import type { Retrieve } from './retrieval.js';
 import type { ToolGateway } from './tools/gateway.js';
 import { routeTools } from './tools/http-json.js';
 import { routeEpisodes, type EpisodeRouteDeps } from './episodes-http.js';
-import { httpStatus, sanitiseAgent } from './tools/types.js';
+import { httpStatus } from './tools/types.js';
 import { routePage, type PageDeps } from './page/routes.js';
 import { DAV_PREFIX, handleDav, type DavDeps } from './webdav/dav.js';
+import { admit, type Gate } from './agents/http-gate.js';
+import type { Principal } from './agents/principal.js';
+import { routeAudit } from './agents/route-audit.js';
 
 export interface HttpDeps {
   token: string;
+  /** Agents' credentials, scopes, rate limits and the audit trail (agents/); absent: the owner token alone. */
+  gate?: Gate;
   view: IndexView;
   search: Retrieve;
   metricsText: () => Promise<{ text: string; contentType: string }>;
@@ -60,17 +65,18 @@ async function readJson(req: IncomingMessage, max: number): Promise<unknown> {
   return read.result.body ?? {};
 }
 
-function authorised(req: IncomingMessage, token: string): boolean {
-  const h = req.headers.authorization ?? '';
-  const m = /^Bearer\s+(.+)$/i.exec(h);
-  if (!m?.[1]) return false;
-  const a = Buffer.from(m[1].trim());
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
+/** Without agents configured: the owner token alone, compared in constant time. */
+function ownerGate(token: string): Gate {
+  const a = new Authenticator({ dataDir: null, ownerToken: token, ownerSensitive: false, defaultRate: '1/s' });
+  return { resolve: (h, agent) => a.resolve(h, agent), limiter: null, audit: null };
 }
 
 export function createHttpServer(d: HttpDeps): Server {
   const max = d.maxBodyBytes ?? 1_000_000;
+  const gate = d.gate ?? ownerGate(d.token);
+  /** Who each admitted request is: the audit line written when it is answered names them. */
+  const callers = new WeakMap<IncomingMessage, Principal>();
+  const refusedAtDoor = new WeakSet<IncomingMessage>();
   async function route(req: IncomingMessage, res: ServerResponse): Promise<number> {
     const url = new URL(req.url ?? '/', 'http://x');
     const p = url.pathname;
@@ -86,17 +92,23 @@ export function createHttpServer(d: HttpDeps): Server {
     }
     if (d.dav && (p === DAV_PREFIX || p.startsWith(`${DAV_PREFIX}/`))) return handleDav(d.dav, req, res, p);
     if (p.startsWith('/v1/') || p === '/mcp') {
-      if (!authorised(req, d.token)) {
-        d.metrics.authFailures.inc();
-        d.log.event('auth_failed', { path: p, remote: req.socket.remoteAddress });
-        res.setHeader('www-authenticate', 'Bearer');
-        throw new HttpFailure(401, 'unauthorized', 'send `Authorization: Bearer <token>`; the token is in <data dir>/token');
+      const a = await admit(gate, req, p);
+      if (!a.ok) {
+        refusedAtDoor.add(req);
+        if (a.status === 401) {
+          d.metrics.authFailures.inc();
+          d.log.event('auth_failed', { path: p, remote: req.socket.remoteAddress });
+        } else if (a.principal) callers.set(req, a.principal);
+        for (const [k, v] of Object.entries(a.headers)) res.setHeader(k, v);
+        throw new HttpFailure(a.status, a.reason, a.message);
       }
-      const tool = d.tools ? routeTools(d.tools, req, res, p) : null;
+      const principal = a.principal;
+      callers.set(req, principal);
+      const tool = d.tools ? routeTools(d.tools, req, res, p, principal) : null;
       if (tool) return tool;
       const job = routeJobs(d.jobs, req, res, p);
       if (job) return job;
-      const episodes = d.episodes ? routeEpisodes({ ...d.episodes, view: d.view, metrics: d.metrics }, req, res, p) : null;
+      const episodes = d.episodes ? routeEpisodes({ ...d.episodes, view: d.view, metrics: d.metrics }, req, res, p, principal) : null;
       if (episodes) return episodes;
       if (p === '/v1/status' && req.method === 'GET') {
         send(res, 200, { index: d.view.state(), version: d.version, ...(d.llm ? { llm: d.llm() } : {}) });
@@ -116,7 +128,9 @@ export function createHttpServer(d: HttpDeps): Server {
       if (p === '/v1/search' && req.method === 'POST') {
         const parsed = searchBody.safeParse(await readJson(req, max));
         if (!parsed.success) throw new HttpFailure(400, 'bad_request', describeIssues(parsed.error));
-        send(res, 200, await d.search(parsed.data, { agent: sanitiseAgent(req.headers['x-memvault-agent']), transport: 'http' }));
+        if (parsed.data.filters?.include_sensitive && principal.kind === 'agent' && !principal.sensitive)
+          throw new HttpFailure(403, 'sensitive', 'filters.include_sensitive needs a credential granted --sensitive');
+        send(res, 200, await d.search(parsed.data, { agent: principal.name, transport: 'http' }));
         return 200;
       }
     }
@@ -125,8 +139,12 @@ export function createHttpServer(d: HttpDeps): Server {
     throw new HttpFailure(404, 'not_found', `no route ${req.method} ${p}`);
   }
   return createServer((req, res) => {
+    const started = performance.now();
     route(req, res).then(
-      (status) => d.metrics.requests.inc({ transport: 'http', route: routeLabel(req.url), status: String(status) }),
+      (status) => {
+        d.metrics.requests.inc({ transport: 'http', route: routeLabel(req.url), status: String(status) });
+        routeAudit(gate.audit, req.url, callers.get(req), status, null, performance.now() - started, false);
+      },
       (err: unknown) => {
         const f =
           err instanceof HttpFailure ? err : new HttpFailure(500, 'internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
@@ -134,6 +152,7 @@ export function createHttpServer(d: HttpDeps): Server {
         d.metrics.requests.inc({ transport: 'http', route: routeLabel(req.url), status: String(f.status) });
         if (!res.headersSent) send(res, f.status, { error: { reason: f.reason, message: f.message } });
         else res.end();
+        routeAudit(gate.audit, req.url, callers.get(req), f.status, f.reason, performance.now() - started, refusedAtDoor.has(req));
       },
     );
   });

@@ -71,8 +71,9 @@ export class MessageWriteBackend {
     }
   }
 
-  mutate(op: VaultOp, caller: Caller): Promise<MutationResult> {
-    return this.#request(() => this.ask({ type: 'git.mutate', op, caller: { ...caller, mayReadSensitive: this.mayReadSensitive } }));
+  mutate(op: VaultOp, caller: Caller & { mayReadSensitive?: boolean }): Promise<MutationResult> {
+    const mayReadSensitive = caller.mayReadSensitive ?? this.mayReadSensitive;
+    return this.#request(() => this.ask({ type: 'git.mutate', op, caller: { ...caller, mayReadSensitive } }));
   }
 
   undoLast(req: UndoRequest & { reason?: string }): Promise<MutationResult> {

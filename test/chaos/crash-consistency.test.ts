@@ -15,5 +15,12 @@ t.test('ten kill -9 cycles under load lose no acknowledged write and leave no di
   t.ok(r.acknowledged >= 5 * r.cycles, `the load ran: ${r.acknowledged} acknowledged agent ops (at least 5 per cycle on average)`);
   t.ok(r.unacknowledgedInFlight > 0, 'kills landed with requests in flight');
   t.equal(r.servingMs.length, 11, 'a serving time per start');
+  t.ok(r.readOnly.attempts > 0, `the read-only agent tried to write (${r.readOnly.attempts} times)`);
+  t.equal(
+    r.readOnly.refused + r.readOnly.inFlight,
+    r.readOnly.attempts,
+    'every answered write of the read-only agent was refused forbidden',
+  );
+  t.same(r.readOnly.leaks, [], 'nothing of the read-only agent reached git');
   t.ok(Math.max(...r.servingMs) <= 10_000, `search answered within 10 s of every restart (max ${Math.max(...r.servingMs)} ms)`);
 });

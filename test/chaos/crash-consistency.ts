@@ -7,6 +7,8 @@ import { awaitGitClean, checkInvariants } from './lib/invariants.js';
 import { Ledger, sha256, withSum } from './lib/ledger.js';
 import { loadCorpus, rng, startLoad } from './lib/load.js';
 import { Model } from './lib/model.js';
+import { addAgent } from '../../actors/gateway/agents/store.js';
+import { git } from '../helpers/daemon.js';
 
 export interface CrashReport {
   cycles: number;
@@ -17,11 +19,17 @@ export interface CrashReport {
   servingMs: number[];
   caughtUpMs: number[];
   problems: string[];
+  /** The read-only agent's writes: every one must be refused `forbidden`, none may reach git. */
+  readOnly: { attempts: number; refused: number; inFlight: number; leaks: string[] };
 }
 
 /** A restart slower than this to answer a search is a divergence. */
 const SERVING_BOUND_MS = 10_000;
-const AGENTS = ['agent-1', 'agent-2', 'agent-3', 'agent-4'];
+// each agent calls with its own credential (agents.json): three may write in Inbox, one may only read — its writes
+// (the same load loop) must all be refused, and nothing of it may appear in git, across every kill
+const WRITERS = ['agent-1', 'agent-2', 'agent-3'];
+const READER = 'reader';
+const AGENTS = [...WRITERS, READER];
 
 export async function runCrashCycles(opts: {
   cycles: number;
@@ -39,6 +47,12 @@ export async function runCrashCycles(opts: {
   const cfg = testConfig(v.dir, 'writes:\n  human_quiet_ms: 200\n', { logLevel: 'info' });
   const logFile = path.join(path.dirname(v.dir), 'daemon.log');
   const d = new ProcessDaemon({ vault: v.dir, configFile: cfg.config_file!, dataDir: cfg.data_dir, logFile });
+  for (const a of AGENTS) {
+    const grant = a === READER ? { scope: 'read' as const, folders: null } : { scope: 'write' as const, folders: ['Inbox'] };
+    const added = addAgent(cfg.data_dir, { name: a, ...grant, sensitive: false, rate: '1000/s' }, new Date());
+    if (!added.ok) throw new Error(added.message);
+    d.agentTokens[a] = added.result.token;
+  }
   const ledger = new Ledger();
   const model = new Model();
   model.set('Daily/seed.md', sha256(seedNote));
@@ -51,6 +65,7 @@ export async function runCrashCycles(opts: {
     servingMs: [],
     caughtUpMs: [],
     problems: [],
+    readOnly: { attempts: 0, refused: 0, inFlight: 0, leaks: [] },
   };
   log(`seed ${seed}; vault ${v.dir}; daemon log ${logFile}`);
 
@@ -100,6 +115,8 @@ export async function runCrashCycles(opts: {
       );
     }
     await restartAndCheck(opts.cycles);
+    report.readOnly = readOnlyOutcome(ledger, v.dir);
+    report.problems.push(...report.readOnly.leaks);
   } finally {
     await d.stop();
     report.acknowledged = ledger.count('acked');
@@ -108,4 +125,24 @@ export async function runCrashCycles(opts: {
     else log(`kept ${path.dirname(v.dir)} for inspection`);
   }
   return report;
+}
+
+/** The read-only agent's ops: each refused `forbidden`; no commit names it, no note of its folder exists. */
+function readOnlyOutcome(ledger: Ledger, vault: string): CrashReport['readOnly'] {
+  const ops = ledger.agentOps.filter((o) => o.agent === READER);
+  const leaks: string[] = [];
+  let refused = 0;
+  let inFlight = 0;
+  for (const o of ops) {
+    if (o.outcome?.kind === 'refused' && o.outcome.reason === 'forbidden') refused++;
+    else if (o.outcome?.kind === 'unknown')
+      inFlight++; // its answer cut off by the kill: git below says what happened
+    else leaks.push(`the read-only agent's ${o.tool} #${o.seq} (${o.path ?? ''}) was not refused forbidden: ${JSON.stringify(o.outcome)}`);
+  }
+  const named = git(vault, 'log', '--format=%(trailers:key=Memvault-Agent,valueonly)')
+    .split('\n')
+    .filter((l) => l.trim() === READER);
+  if (named.length) leaks.push(`${named.length} commits name the read-only agent`);
+  if (git(vault, 'ls-files', `Inbox/${READER}`).trim() !== '') leaks.push(`Inbox/${READER}/ has files in git`);
+  return { attempts: ops.length, refused, inFlight, leaks };
 }

@@ -8,6 +8,7 @@ import type { ToolMetrics } from './metrics.js';
 import type { WaitIndexed, WriteBackend } from './types.js';
 import type { EpisodeBackend } from '../episodes-http.js';
 import { memoryPaths } from '../../memory/paths.js';
+import type { AuditEvent } from '../agents/audit-entry.js';
 
 export interface ToolDeps {
   /** Absolute vault folder. */
@@ -34,6 +35,10 @@ export interface ToolDeps {
   reserved: (rel: string) => boolean;
   /** Top-level folders agents may write (writes.allowlist; none with writes off): the MCP instructions name them. */
   writable: readonly string[];
+  /** The fact log's day-log folder (memory.folder/Log): where memory_remember writes, for agents' folder grants. */
+  factLog?: string;
+  /** Appends one line to the audit trail (agents/audit.ts); absent: no trail kept. */
+  audit?: (e: AuditEvent) => void;
   log: EventLogger;
   metrics: ToolMetrics;
   version: string;
@@ -42,7 +47,10 @@ export interface ToolDeps {
 /** The settings-derived part of ToolDeps. */
 export function toolLimits(
   cfg: Config,
-): Pick<ToolDeps, 'vault' | 'ignore' | 'maxReadBytes' | 'maxWriteBytes' | 'mayReadSensitive' | 'waitTimeoutMs' | 'writable' | 'reserved'> {
+): Pick<
+  ToolDeps,
+  'vault' | 'ignore' | 'maxReadBytes' | 'maxWriteBytes' | 'mayReadSensitive' | 'waitTimeoutMs' | 'writable' | 'reserved' | 'factLog'
+> {
   return {
     vault: cfg.vault,
     ignore: cfg.watcher.ignore,
@@ -52,5 +60,6 @@ export function toolLimits(
     waitTimeoutMs: 15_000,
     writable: cfg.writes.enabled ? cfg.writes.allowlist : [],
     reserved: memoryPaths(cfg.memory.folder).isReserved,
+    factLog: memoryPaths(cfg.memory.folder).logFolder,
   };
 }

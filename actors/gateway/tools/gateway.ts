@@ -22,6 +22,10 @@ import { toolErrorResult, toolResults } from './output-schemas.js';
 import { vaultList } from './vault-list.js';
 import { vaultRead } from './vault-read.js';
 import { vaultUndoLast, vaultWrite } from './write-tools.js';
+import type { Principal } from '../agents/store.js';
+import { mayCall } from '../agents/scopes.js';
+import { checkGrant } from '../agents/guard.js';
+import { auditEntry } from '../agents/audit-entry.js';
 
 export { TOOL_NAMES, type ToolName } from './tool-def.js';
 
@@ -63,6 +67,8 @@ export class ToolGateway implements ToolServer {
   readonly #d: ToolDeps;
   readonly #links: LinkGraphCache;
   readonly #defs: Map<ToolName, ToolDef<z.ZodTypeAny>>;
+  /** The table again, its sensitive-note rule flipped: for callers whose grant differs from the owner's setting. */
+  #flipped: Map<ToolName, ToolDef<z.ZodTypeAny>> | null = null;
   #instructions: string | undefined;
   /** The tools as listed (JSON schemas), built on first use: the schema converter is loaded only then. */
   #listed: Promise<Map<ToolName, Tool>> | null = null;
@@ -70,7 +76,10 @@ export class ToolGateway implements ToolServer {
   constructor(deps: ToolDeps) {
     this.#d = deps;
     this.#links = new LinkGraphCache(deps.view);
-    const d = deps;
+    this.#defs = this.#table(deps);
+  }
+
+  #table(d: ToolDeps): Map<ToolName, ToolDef<z.ZodTypeAny>> {
     const defs = [
       def({
         name: 'vault_read',
@@ -148,7 +157,14 @@ export class ToolGateway implements ToolServer {
       }),
       ...memoryTools(d),
     ];
-    this.#defs = new Map(defs.map((x) => [x.name, x as ToolDef<z.ZodTypeAny>]));
+    return new Map(defs.map((x) => [x.name, x as ToolDef<z.ZodTypeAny>]));
+  }
+
+  /** The table for a caller: sensitive notes shown as its grant says (agents: `--sensitive`; the owner: the config). */
+  #tableFor(p: Principal | undefined): Map<ToolName, ToolDef<z.ZodTypeAny>> {
+    if (!p || p.sensitive === this.#d.mayReadSensitive) return this.#defs;
+    this.#flipped ??= this.#table({ ...this.#d, mayReadSensitive: p.sensitive });
+    return this.#flipped;
   }
 
   /**
@@ -195,10 +211,12 @@ export class ToolGateway implements ToolServer {
   }
 
   /** The tools on offer now: the write tools only while the write path is available. */
-  async list(): Promise<Tool[]> {
+  async list(principal?: Principal): Promise<Tool[]> {
     const listed = await this.#listing();
     const off = this.writesOff() !== null;
-    return [...listed.values()].filter((t) => !(off && this.#defs.get(t.name as ToolName)?.writes));
+    return [...listed.values()].filter(
+      (t) => !(off && this.#defs.get(t.name as ToolName)?.writes) && (!principal || mayCall(principal, t.name as ToolName)),
+    );
   }
 
   known(name: string): name is ToolName {
@@ -210,7 +228,7 @@ export class ToolGateway implements ToolServer {
    * logged) and the transport answers 500 / a JSON-RPC internal error.
    */
   async call(name: ToolName, rawArgs: unknown, ctx: CallContext): Promise<ToolOutcome> {
-    const tool = this.#defs.get(name)!;
+    const tool = this.#tableFor(ctx.principal).get(name)!;
     const started = performance.now();
     const d = this.#d;
     let outcome: ToolOutcome;
@@ -222,6 +240,7 @@ export class ToolGateway implements ToolServer {
         { event: 'gateway_request', tool: name, agent: ctx.agent, transport: ctx.transport, err: String((err as Error)?.stack ?? err) },
         'tool call failed',
       );
+      d.audit?.(auditEntry(name, rawArgs, ctx, 'internal', performance.now() - started));
       throw err;
     }
     const seconds = (performance.now() - started) / 1000;
@@ -229,6 +248,7 @@ export class ToolGateway implements ToolServer {
     d.metrics.calls.inc({ tool: name, transport: ctx.transport, outcome: label });
     d.metrics.callSeconds.observe({ tool: name }, seconds);
     const args = (rawArgs ?? {}) as Record<string, unknown>;
+    d.audit?.(auditEntry(name, rawArgs, ctx, label, seconds * 1000));
     d.log.event('gateway_request', {
       tool: name,
       agent: ctx.agent,
@@ -244,6 +264,9 @@ export class ToolGateway implements ToolServer {
   async #run(tool: ToolDef<z.ZodTypeAny>, rawArgs: unknown, ctx: CallContext): Promise<ToolOutcome> {
     const parsed = tool.schema.safeParse(rawArgs ?? {});
     if (!parsed.success) return toolFail('bad_request', `${tool.name}: ${describeArgIssues(parsed.error)}`);
+    // the grant is checked before any work: a refused write never reaches the disk
+    const refused = ctx.principal ? checkGrant(ctx.principal, tool.name, parsed.data, this.#d) : null;
+    if (refused) return refused;
     let w: WriteBackend | null = null;
     if (tool.writes) {
       const off = this.writesOff();

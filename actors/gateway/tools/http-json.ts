@@ -4,7 +4,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ToolGateway } from './gateway.js';
 import { readJsonBody, sendJson } from '../http-body.js';
-import { httpStatus, sanitiseAgent, type ToolError } from './types.js';
+import { httpStatus, type ToolError } from './types.js';
+import type { Principal } from '../agents/store.js';
 
 function fail(res: ServerResponse, e: ToolError, headers: Record<string, string> = {}): number {
   const status = headers['allow'] ? 405 : httpStatus(e.reason);
@@ -13,7 +14,13 @@ function fail(res: ServerResponse, e: ToolError, headers: Record<string, string>
 }
 
 /** Serves `/v1/tools` and `/v1/tools/<name>` (the caller has checked the bearer token); resolves with the status sent. */
-export async function handleToolHttp(tools: ToolGateway, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<number> {
+export async function handleToolHttp(
+  tools: ToolGateway,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  principal: Principal,
+): Promise<number> {
   const status = await serve();
   tools.metrics.requests.inc({ transport: 'http', status: String(status) });
   return status;
@@ -32,7 +39,10 @@ export async function handleToolHttp(tools: ToolGateway, req: IncomingMessage, r
           { reason: 'bad_request', message: 'GET /v1/tools lists the tools; POST /v1/tools/<name> calls one' },
           { allow: 'GET' },
         );
-      sendJson(res, 200, { tools: await tools.list(), writes: { available: tools.writesOff() === null, reason: tools.writesOff() } });
+      sendJson(res, 200, {
+        tools: await tools.list(principal),
+        writes: { available: tools.writesOff() === null, reason: tools.writesOff() },
+      });
       return 200;
     }
     if (!tools.known(name)) return fail(res, { reason: 'not_found', message: `no tool named "${name}"; GET /v1/tools lists them` });
@@ -46,7 +56,7 @@ export async function handleToolHttp(tools: ToolGateway, req: IncomingMessage, r
     if (!read.ok) return fail(res, read.error);
     let out;
     try {
-      out = await tools.call(name, read.result.body ?? {}, { agent: sanitiseAgent(req.headers['x-memvault-agent']), transport: 'http' });
+      out = await tools.call(name, read.result.body ?? {}, { agent: principal.name, transport: 'http', principal });
     } catch (err) {
       sendJson(res, 500, { error: { reason: 'internal', message: `internal error: ${(err as Error)?.message ?? String(err)}` } });
       return 500;
@@ -61,9 +71,15 @@ export async function handleToolHttp(tools: ToolGateway, req: IncomingMessage, r
  * The gateway's routes for http-server.ts: `/mcp` and `/v1/tools[/<name>]`. Null when `pathname` is not one of them.
  * Check the bearer token before calling.
  */
-export function routeTools(tools: ToolGateway, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<number> | null {
+export function routeTools(
+  tools: ToolGateway,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  principal: Principal,
+): Promise<number> | null {
   // the MCP SDK (~0.2–0.5 s to load) is imported on the first /mcp request or by ToolGateway.warm(), not at start
-  if (pathname === '/mcp') return import('./mcp-http.js').then((m) => m.handleMcpRequest(tools, req, res));
-  if (pathname === '/v1/tools' || pathname.startsWith('/v1/tools/')) return handleToolHttp(tools, req, res, pathname);
+  if (pathname === '/mcp') return import('./mcp-http.js').then((m) => m.handleMcpRequest(tools, req, res, undefined, principal));
+  if (pathname === '/v1/tools' || pathname.startsWith('/v1/tools/')) return handleToolHttp(tools, req, res, pathname, principal);
   return null;
 }

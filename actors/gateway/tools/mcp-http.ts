@@ -7,12 +7,17 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { readJsonBody, sendJson } from '../http-body.js';
 import { buildMcpServer } from './mcp-server.js';
 import { sanitiseAgent, type CallContext, type ToolServer } from './types.js';
+import type { Principal } from '../agents/store.js';
 
-/** Who is calling: `X-Memvault-Agent` (sanitised, default `agent`); the stdio proxy marks itself `X-Memvault-Transport: stdio`. */
-export function mcpCallContext(req: IncomingMessage): CallContext {
+/**
+ * Who is calling: the principal the token resolved to (an agent's own name; for the owner token, `X-Memvault-Agent`,
+ * sanitised, default `agent`); the stdio proxy marks itself `X-Memvault-Transport: stdio`.
+ */
+export function mcpCallContext(req: IncomingMessage, principal?: Principal): CallContext {
   return {
-    agent: sanitiseAgent(req.headers['x-memvault-agent']),
+    agent: principal?.name ?? sanitiseAgent(req.headers['x-memvault-agent']),
     transport: req.headers['x-memvault-transport'] === 'stdio' ? 'stdio' : 'mcp',
+    ...(principal ? { principal } : {}),
   };
 }
 
@@ -55,8 +60,9 @@ export async function handleMcpRequest(
   req: IncomingMessage,
   res: ServerResponse,
   parsedBody?: unknown,
+  principal?: Principal,
 ): Promise<number> {
-  const ctx = mcpCallContext(req);
+  const ctx = mcpCallContext(req, principal);
   const status = await serve();
   tools.metrics.requests.inc({ transport: ctx.transport, status: String(status) });
   return status;

@@ -29,7 +29,7 @@ export function buildMcpServer(tools: ToolServer, ctx: CallContext): Server {
     { name: 'memvault', version: tools.version },
     { capabilities: { tools: {} }, instructions: tools.instructions },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await tools.list() }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await tools.list(ctx.principal) }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const name = req.params.name;
     if (!tools.known(name)) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"; tools/list shows the tools on offer`);

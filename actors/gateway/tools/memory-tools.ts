@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { formatFactLine, normaliseFact, parseFactLine } from '../../memory/fact-log.js';
 import type { ToolDeps } from './deps.js';
 import { def, type ToolDef } from './tool-def.js';
+import { episodeOwner, factWho, ownsWork } from '../agents/guard.js';
 import { toolFail, type CallContext, type ToolOutcome, type WriteBackend } from './types.js';
 
 /** How a fact is waited on in the gateway's IndexWaiter (a vault path never holds a NUL). */
@@ -74,7 +75,7 @@ async function remember(d: ToolDeps, w: WriteBackend, ctx: CallContext, a: z.inf
   if (!parseFactLine(formatFactLine({ content, category: a.category ?? null, tags })))
     return toolFail('bad_request', 'content holds nothing but tags; a fact needs words (tags go in `tags`)');
   const r = await w.remember(
-    { content, ...(a.category ? { category: a.category } : {}), tags, who: a.session_id ?? ctx.agent },
+    { content, ...(a.category ? { category: a.category } : {}), tags, who: factWho(ctx.principal, ctx.agent, a.session_id) },
     { agent: ctx.agent },
   );
   if (!r.ok) return toolFail(r.reason, r.message);
@@ -90,6 +91,8 @@ async function forgetFact(d: ToolDeps, ctx: CallContext, id: string, reason: str
   const doc = d.view.reader.document('fact', id);
   if (!doc)
     return toolFail('not_found', `no fact ${id} is in the index (forgotten already, or never remembered); search with source_type "fact"`);
+  if (!ownsWork(ctx.principal, doc.metadata['who'] as string | null | undefined))
+    return toolFail('forbidden', `fact ${id} was remembered by another agent; only an admin credential may forget it`);
   const text = String(doc.metadata['norm'] ?? normaliseFact(String(doc.title)));
   const line = JSON.stringify({ fact: text, fact_id: id, at: new Date().toISOString(), agent: ctx.agent, ...(reason ? { reason } : {}) });
   const r = await w.forget([line], { agent: ctx.agent, ...(reason ? { reason } : {}) });
@@ -103,6 +106,11 @@ async function forgetFact(d: ToolDeps, ctx: CallContext, id: string, reason: str
 async function forget(d: ToolDeps, ctx: CallContext, a: z.infer<typeof forgetArgs>): Promise<ToolOutcome> {
   if (a.episode_id !== undefined) {
     if (!d.episodes) return toolFail('unavailable', 'no memory actor runs in this process');
+    if (!ownsWork(ctx.principal, episodeOwner(d.view.reader, a.episode_id)))
+      return toolFail(
+        'forbidden',
+        `episode ${a.episode_id} was not recorded by this credential (or is not indexed yet); only an admin credential may forget it`,
+      );
     const r = await d.episodes.forget(a.episode_id, ctx.agent);
     if (!r.ok) return toolFail(r.reason === 'disk_full' ? 'disk_full' : r.reason, r.message);
     return { ok: true, result: { forgotten: r.forgotten.map((episode_id) => ({ episode_id })) } };

@@ -2,6 +2,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller, FactInput, MutationResult, RememberResult, UndoRequest, VaultOp } from '../../../messages/vault-ops.js';
 import type { ToolMetrics } from './metrics.js';
+import type { Principal } from '../agents/store.js';
 
 /** What the MCP and HTTP transports serve (the ToolGateway): the table of tools, listed and called by name. */
 export interface ToolServer {
@@ -10,7 +11,8 @@ export interface ToolServer {
   readonly maxBodyBytes: number;
   /** What MCP clients are told at initialize (prompts/mcp-instructions.liquid, rendered for this vault). */
   readonly instructions: string;
-  list(): Promise<Tool[]>;
+  /** The tools `principal` may call (all of them without one). */
+  list(principal?: Principal): Promise<Tool[]>;
   known(name: string): boolean;
   call(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolOutcome>;
 }
@@ -20,7 +22,8 @@ export interface ToolServer {
  * itself; `available()` decides whether the write tools are offered at all.
  */
 export interface WriteBackend {
-  mutate(op: VaultOp, caller: Caller): Promise<MutationResult>;
+  /** `mayReadSensitive`: the caller's own grant (agents' `--sensitive`); absent: the backend's setting. */
+  mutate(op: VaultOp, caller: Caller & { mayReadSensitive?: boolean }): Promise<MutationResult>;
   undoLast(req: UndoRequest & { reason?: string }): Promise<MutationResult>;
   /** Appends a fact to today's log (memory_remember). */
   remember(fact: FactInput, caller: Caller): Promise<RememberResult>;
@@ -38,6 +41,8 @@ export type Transport = 'mcp' | 'http' | 'stdio';
 export interface CallContext {
   agent: string;
   transport: Transport;
+  /** Who the token says is calling (agents/principal.ts); absent: an in-process caller with the owner's rights. */
+  principal?: Principal;
 }
 
 /** Stable reason codes a tool call can fail with (the write reasons plus the read side's own). */
@@ -58,6 +63,8 @@ export type ToolFailReason =
   | 'busy'
   | 'nothing_to_undo'
   | 'reserved'
+  | 'forbidden'
+  | 'rate_limited'
   | 'internal';
 
 export interface ToolError {
@@ -83,7 +90,10 @@ export function httpStatus(reason: ToolFailReason): number {
     case 'outside_allowlist':
     case 'sensitive':
     case 'reserved':
+    case 'forbidden':
       return 403;
+    case 'rate_limited':
+      return 429;
     case 'not_found':
     case 'missing':
       return 404;

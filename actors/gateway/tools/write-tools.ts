@@ -72,7 +72,11 @@ export async function vaultWrite(
       ...(args.expected_mtime !== undefined ? { expectedMtime: args.expected_mtime } : {}),
       ...(args.expected_hash !== undefined ? { expectedHash: args.expected_hash } : {}),
     },
-    { agent: ctx.agent, ...(args.reason !== undefined ? { reason: args.reason } : {}) },
+    {
+      agent: ctx.agent,
+      ...(args.reason !== undefined ? { reason: args.reason } : {}),
+      ...(ctx.principal?.kind === 'agent' ? { mayReadSensitive: ctx.principal.sensitive } : {}),
+    },
   );
   if (!r.ok) return fromMutation(r);
   const hash = r.contentHash;

@@ -48,6 +48,8 @@ export class ProcessDaemon {
   child: ChildProcess | null = null;
   url = '';
   token = '';
+  /** Agents that call with their own credential (agents.json); others use the owner token and name themselves by header. */
+  agentTokens: Record<string, string> = {};
   exited: Promise<number | null> = Promise.resolve(null);
 
   constructor(readonly o: ProcessDaemonOpts) {}
@@ -100,6 +102,8 @@ export class ProcessDaemon {
   }
 
   tool<T = any>(name: string, args: Record<string, unknown>, agent: string): Promise<ApiResult<T>> {
+    const own = this.agentTokens[agent];
+    if (own) return httpCall<T>(this.url, 'POST', `/v1/tools/${name}`, args, { token: own, timeoutMs: 120_000 });
     return this.api<T>('POST', `/v1/tools/${name}`, args, { agent });
   }
 

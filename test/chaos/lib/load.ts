@@ -102,6 +102,7 @@ async function agentLoop(c: LoadCtx, l: Load, agent: string): Promise<void> {
     c.ledger.end(op, out);
     if (out.kind === 'acked') c.model.set(rel, out.contentHash ?? sent);
     else if (out.kind === 'unknown') c.model.maybe(rel, sent);
+    else await pause(50); // a refusal answers in microseconds: the read-only agent would otherwise spin
   }
 }
 

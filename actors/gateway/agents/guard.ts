@@ -1,0 +1,66 @@
+// The grant check for one tool call, its arguments already parsed: what the call would write (the note's checked path,
+// the fact log) and whether it reaches other agents' work, put to scopes.ts's authorize before the tool runs.
+import type { IndexReader } from '../../store-writer/index-reader.js';
+import type { ToolDeps } from '../tools/deps.js';
+import { checkVaultPath } from '../tools/read-path.js';
+import type { ToolName } from '../tools/tool-def.js';
+import { toolFail, type ToolError } from '../tools/types.js';
+import { authorize } from './scopes.js';
+import type { Principal } from './store.js';
+
+/** Null when the call may go ahead; else the `forbidden` refusal to answer with. */
+export function checkGrant(
+  p: Principal,
+  tool: ToolName,
+  args: Record<string, unknown>,
+  d: Pick<ToolDeps, 'reserved' | 'factLog'>,
+): { ok: false; error: ToolError } | null {
+  const bare = authorize(p, { kind: 'tool', tool, others: tool === 'vault_undo_last' && args['only_mine'] === false });
+  if (!bare.ok) return toolFail('forbidden', bare.message);
+  let writes: string | undefined;
+  if (tool === 'vault_write' && typeof args['path'] === 'string') {
+    const checked = checkVaultPath(args['path'], 'note', d.reserved);
+    // a path the write rules refuse is refused by the tool itself, with its own reason, before the disk changes
+    if (!checked.ok) return null;
+    writes = checked.result.rel;
+  } else if (tool === 'memory_remember') writes = `${d.factLog ?? 'Memory/Log'}/`;
+  if (writes === undefined) return null;
+  const r = authorize(p, { kind: 'tool', tool, writes });
+  return r.ok ? null : toolFail('forbidden', r.message);
+}
+
+/** Facts and episodes an agent may forget: its own, unless it is admin (or the owner). */
+export function ownsWork(p: Principal | undefined, recordedBy: string | null | undefined): boolean {
+  if (!p || p.kind === 'owner' || p.scope === 'admin') return true;
+  if (!recordedBy) return false;
+  return recordedBy === p.name || recordedBy.startsWith(`${p.name} · `);
+}
+
+/** Who recorded an episode, from the index: a task's or correction's agent, or the one agent of a chat session's turns. */
+export function episodeOwner(reader: IndexReader, id: string): string | null {
+  const colon = id.indexOf(':');
+  const kind = id.slice(0, colon);
+  const rest = id.slice(colon + 1);
+  if (colon < 0 || rest === '') return null;
+  if (kind === 'task' || kind === 'correction') {
+    const a = reader.document(kind, rest)?.metadata['agent'];
+    return typeof a === 'string' ? a : null;
+  }
+  if (kind !== 'chat') return null;
+  const c = rest.indexOf(':');
+  const session = c < 0 ? rest : rest.slice(0, c);
+  const agents = new Set(
+    reader
+      .documentsWithPrefix('chat', `${session}:`)
+      .filter((d) => d.metadata['session_id'] === session)
+      .map((d) => String(d.metadata['agent'] ?? '')),
+  );
+  // a session not indexed yet, or one several agents spoke in, has no single owner: only an admin forgets in it
+  return agents.size === 1 ? [...agents][0]! || null : null;
+}
+
+/** The `who` a fact's log header records: an agent's own name first, so its facts are known as its own. */
+export function factWho(p: Principal | undefined, agent: string, sessionId: string | undefined): string {
+  if (p?.kind === 'agent') return sessionId ? `${p.name} · ${sessionId}` : p.name;
+  return sessionId ?? agent;
+}

@@ -1,0 +1,74 @@
+// The door every /v1 and /mcp request passes: the token resolved to a principal, the route's scope checked, the
+// agent's rate spent — all before any work. MCP and /v1/tools/<name> calls are checked again per tool (guard.ts).
+import type { IncomingMessage } from 'node:http';
+import type { AuditEvent } from './audit-entry.js';
+import type { Principal } from './store.js';
+import { authorize, type RouteName } from './scopes.js';
+import type { RateLimiter } from './rate-limit.js';
+
+export interface Gate {
+  resolve(authorization: string | undefined, agentHeader: string | string[] | undefined): Promise<Principal | null>;
+  limiter: RateLimiter | null;
+  audit: ((e: AuditEvent) => void) | null;
+}
+
+export type Admission =
+  | { ok: true; principal: Principal }
+  | {
+      ok: false;
+      status: 401 | 403 | 429;
+      reason: 'unauthorized' | 'forbidden' | 'rate_limited';
+      message: string;
+      headers: Record<string, string>;
+      /** Known for 403 and 429 (the audit trail names it). */
+      principal: Principal | null;
+    };
+
+/** The scope a path needs; `tool` for a single tool call (checked per tool), null for no such route. */
+export function routeOf(p: string): RouteName | 'tool' | null {
+  if (p === '/mcp') return 'mcp';
+  if (p === '/v1/tools') return 'tools_list';
+  if (p.startsWith('/v1/tools/')) return 'tool';
+  if (p === '/v1/jobs' || p.startsWith('/v1/jobs/')) return 'jobs';
+  if (p === '/v1/episodes') return 'episodes_append';
+  if (p.startsWith('/v1/episodes/')) return 'episodes_close';
+  const plain: Record<string, RouteName> = {
+    '/v1/status': 'status',
+    '/v1/search': 'search',
+    '/v1/prune': 'prune',
+    '/v1/reindex': 'reindex',
+    '/v1/reconcile': 'reconcile',
+  };
+  return plain[p] ?? null;
+}
+
+export async function admit(g: Gate, req: IncomingMessage, pathname: string): Promise<Admission> {
+  const principal = await g.resolve(req.headers.authorization, req.headers['x-memvault-agent']);
+  if (!principal)
+    return {
+      ok: false,
+      status: 401,
+      reason: 'unauthorized',
+      message: 'send `Authorization: Bearer <token>`: the owner token in <data dir>/token, or an agent token from `memvault agents add`',
+      headers: { 'www-authenticate': 'Bearer' },
+      principal: null,
+    };
+  const route = routeOf(pathname);
+  if (route !== null && route !== 'tool') {
+    const d = authorize(principal, { kind: 'route', route });
+    if (!d.ok) return { ok: false, status: 403, reason: 'forbidden', message: d.message, headers: {}, principal };
+  }
+  if (g.limiter && principal.rate !== null) {
+    const t = g.limiter.take(principal.name, principal.rate);
+    if (!t.ok)
+      return {
+        ok: false,
+        status: 429,
+        reason: 'rate_limited',
+        message: `${principal.name} is over its rate of ${principal.rate}; retry in ${t.retryAfterS} s`,
+        headers: { 'retry-after': String(t.retryAfterS) },
+        principal,
+      };
+  }
+  return { ok: true, principal };
+}

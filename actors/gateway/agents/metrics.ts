@@ -1,0 +1,33 @@
+// Per-agent metrics: calls by agent, tool and outcome, and refusals (forbidden, rate_limited, unauthorized) by agent.
+// Counted from the audit events, so every audited call is counted once.
+import { Counter, register, type Registry } from 'prom-client';
+import type { AuditEvent } from './audit-entry.js';
+
+const REFUSALS = new Set(['forbidden', 'rate_limited', 'unauthorized', 'sensitive']);
+
+export function agentMetrics(registry: Registry = register) {
+  const calls =
+    (registry.getSingleMetric('memvault_agent_calls_total') as Counter<'agent' | 'tool' | 'outcome'> | undefined) ??
+    new Counter<'agent' | 'tool' | 'outcome'>({
+      name: 'memvault_agent_calls_total',
+      help: 'Tool calls and HTTP routes by agent (credential name; the owner token counts as its X-Memvault-Agent), tool and outcome',
+      labelNames: ['agent', 'tool', 'outcome'],
+      registers: [registry],
+    });
+  const refusals =
+    (registry.getSingleMetric('memvault_agent_refusals_total') as Counter<'agent' | 'reason'> | undefined) ??
+    new Counter<'agent' | 'reason'>({
+      name: 'memvault_agent_refusals_total',
+      help: 'Calls refused for the caller: forbidden (scope, folders, ownership), rate_limited, unauthorized, sensitive',
+      labelNames: ['agent', 'reason'],
+      registers: [registry],
+    });
+  return {
+    count(e: AuditEvent): void {
+      calls.inc({ agent: e.agent, tool: e.tool, outcome: e.outcome });
+      if (REFUSALS.has(e.outcome)) refusals.inc({ agent: e.agent, reason: e.outcome });
+    },
+  };
+}
+
+export const isRefusal = (outcome: string): boolean => REFUSALS.has(outcome);

@@ -1,0 +1,171 @@
+// The agents' credentials: `<data dir>/agents.json` (0600, rewritten atomically) holds each agent's grant and an
+// scrypt hash of its token, never the token. The CLI edits it; the gateway reads it and notices every rewrite.
+import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { RATE } from '../../../config/schema-agents.js';
+
+export const SCOPES = ['read', 'write', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Agent names: what commits, episodes, the recall log and the audit trail record. */
+export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** A folder prefix: vault-relative plain names joined by `/`, no `.` or `..` segments. */
+const FOLDER = /^(?!.*(?:^|\/)\.\.?(?:\/|$))[^/\\\0][^\\\0]*$/;
+
+const grantSchema = z
+  .object({
+    name: z.string().regex(AGENT_NAME),
+    scope: z.enum(SCOPES),
+    /** Folder prefixes the agent may write (inside writes.allowlist); null: anywhere the allowlist permits. */
+    folders: z.array(z.string().regex(FOLDER)).nullable(),
+    /** May read sensitive notes. */
+    sensitive: z.boolean(),
+    /** `N/s|m|h`; null: agents.default_rate. */
+    rate: z.string().regex(RATE).nullable(),
+    created_at: z.string(),
+    rotated_at: z.string().nullable().default(null),
+    /** The first 16 hex digits of the token's sha256: finds the record without trying every hash. */
+    key_id: z.string().regex(/^[0-9a-f]{16}$/),
+    /** `scrypt$N$r$p$<salt b64>$<hash b64>`. */
+    hash: z.string().startsWith('scrypt$'),
+  })
+  .strict();
+export type AgentRecord = z.infer<typeof grantSchema>;
+export type Grant = Pick<AgentRecord, 'name' | 'scope' | 'folders' | 'sensitive' | 'rate'>;
+
+/** Who is calling, resolved from the bearer token (principal.ts). */
+export interface Principal {
+  kind: 'owner' | 'agent';
+  /** What commits, episodes, the recall log and the audit trail record. */
+  name: string;
+  scope: Scope;
+  /** Folder prefixes writes are limited to; null: anywhere writes.allowlist permits. */
+  folders: readonly string[] | null;
+  /** May read sensitive notes (the owner: writes.agents_may_read_sensitive). */
+  sensitive: boolean;
+  /** `N/s|m|h`; null: not limited (the owner). */
+  rate: string | null;
+}
+
+const fileSchema = z.object({ version: z.literal(1), agents: z.array(grantSchema) }).strict();
+export type AgentsFile = z.infer<typeof fileSchema>;
+
+export class AgentsFileError extends Error {
+  readonly reason = 'agents_file_invalid';
+}
+
+export const agentsFile = (dataDir: string): string => path.join(dataDir, 'agents.json');
+
+/** The agents on record; an absent file is no agents, a damaged one throws AgentsFileError naming the problem. */
+export function readAgents(dataDir: string): AgentsFile {
+  const file = agentsFile(dataDir);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, agents: [] };
+    throw err;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new AgentsFileError(`${file} is not JSON (${(err as Error).message}); restore it or remove it and add the agents again`);
+  }
+  const parsed = fileSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new AgentsFileError(`${file} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+/** Rewrites agents.json atomically (a temp file, fsync'd, renamed over it), mode 0600. */
+export function writeAgents(dataDir: string, f: AgentsFile): void {
+  const file = agentsFile(dataDir);
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, JSON.stringify(f, null, 2) + '\n');
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+}
+
+/** A new token: 32 random bytes, base64url, prefixed `mv_`. */
+export function newToken(): string {
+  return `mv_${randomBytes(32).toString('base64url')}`;
+}
+
+export const keyIdOf = (token: string): string => createHash('sha256').update(token).digest('hex').slice(0, 16);
+
+// A token is 256 random bits: no work factor is needed against guessing it, so scrypt's cost is kept small (2^10 × 8:
+// 1 MB, ~1–3 ms) — the hash only makes a copied agents.json useless. Paid once per token per gateway incarnation.
+const N = 1_024;
+const R = 8;
+const P = 1;
+
+export function hashToken(token: string): { key_id: string; hash: string } {
+  const salt = randomBytes(16);
+  const h = scryptSync(token, salt, 32, { N, r: R, p: P });
+  return { key_id: keyIdOf(token), hash: `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${h.toString('base64')}` };
+}
+
+/** Does `token` match the stored hash? Computed off the calling thread (libuv's pool), compared in constant time. */
+export async function verifyToken(token: string, hash: string): Promise<boolean> {
+  const [kind, n, r, p, salt, want] = hash.split('$');
+  if (kind !== 'scrypt' || !n || !r || !p || !salt || !want) return false;
+  const expected = Buffer.from(want, 'base64');
+  const got = await new Promise<Buffer>((resolve, reject) =>
+    scrypt(
+      token,
+      Buffer.from(salt, 'base64'),
+      expected.length,
+      { N: Number(n), r: Number(r), p: Number(p), maxmem: 256 * Number(n) * Number(r) + 1_048_576 },
+      (err, key) => (err ? reject(err) : resolve(key)),
+    ),
+  );
+  return got.length === expected.length && timingSafeEqual(got, expected);
+}
+
+export type StoreResult<T> = { ok: true; result: T } | { ok: false; reason: 'exists' | 'not_found' | 'bad_request'; message: string };
+
+/** Adds an agent; returns its token (shown once, never stored). */
+export function addAgent(dataDir: string, g: Grant, now: Date): StoreResult<{ token: string }> {
+  if (!AGENT_NAME.test(g.name))
+    return {
+      ok: false,
+      reason: 'bad_request',
+      message: `agent name "${g.name}" must be 1-64 letters, digits, _ . - (starting with a letter or digit)`,
+    };
+  const f = readAgents(dataDir);
+  if (f.agents.some((a) => a.name === g.name))
+    return { ok: false, reason: 'exists', message: `an agent named "${g.name}" exists; revoke it first, or rotate its token` };
+  const token = newToken();
+  const rec = grantSchema.safeParse({ ...g, created_at: now.toISOString(), rotated_at: null, ...hashToken(token) });
+  if (!rec.success)
+    return { ok: false, reason: 'bad_request', message: rec.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+  writeAgents(dataDir, { version: 1, agents: [...f.agents, rec.data] });
+  return { ok: true, result: { token } };
+}
+
+export function revokeAgent(dataDir: string, name: string): StoreResult<null> {
+  const f = readAgents(dataDir);
+  if (!f.agents.some((a) => a.name === name)) return { ok: false, reason: 'not_found', message: `no agent named "${name}"` };
+  writeAgents(dataDir, { version: 1, agents: f.agents.filter((a) => a.name !== name) });
+  return { ok: true, result: null };
+}
+
+/** A new token for the agent, same grant; the old token stops working at the gateway's next request. */
+export function rotateAgent(dataDir: string, name: string, now: Date): StoreResult<{ token: string }> {
+  const f = readAgents(dataDir);
+  const i = f.agents.findIndex((a) => a.name === name);
+  if (i < 0) return { ok: false, reason: 'not_found', message: `no agent named "${name}"` };
+  const token = newToken();
+  const agents = f.agents.slice();
+  agents[i] = { ...agents[i]!, ...hashToken(token), rotated_at: now.toISOString() };
+  writeAgents(dataDir, { version: 1, agents });
+  return { ok: true, result: { token } };
+}

@@ -1,0 +1,103 @@
+// `memvault agents add|list|revoke|rotate`: agents' own credentials in <data dir>/agents.json, edited directly (a
+// running daemon notices the rewrite at its next request). A new token is printed once and never stored.
+import { mkdirSync } from 'node:fs';
+import { RATE } from '../../config/schema-agents.js';
+import { readAudit } from '../../actors/gateway/agents/audit.js';
+import { addAgent, readAgents, revokeAgent, rotateAgent, SCOPES, type Scope, type StoreResult } from '../../actors/gateway/agents/store.js';
+import { configFor, EXIT, UsageError, type Args } from '../args.js';
+
+function done<T>(r: StoreResult<T>): T {
+  if (r.ok) return r.result;
+  throw new UsageError(r.message);
+}
+
+/** `Inbox,Projects/Atlas` → folder prefixes without leading or trailing slashes; `..`, `.` and empty ones refused. */
+export function parseFolders(spec: string): string[] {
+  const out = spec.split(',').map((f) => f.trim().replace(/^\/+|\/+$/g, ''));
+  for (const f of out)
+    if (f === '' || f.split('/').some((s) => s === '' || s === '.' || s === '..' || s.startsWith('.')))
+      throw new UsageError(`--folders holds "${f}": give vault-relative folders such as Inbox,Projects/Atlas`);
+  return [...new Set(out)];
+}
+
+export async function agentsCommand(a: Args): Promise<number> {
+  const cfg = configFor(a, { vaultRequired: false });
+  mkdirSync(cfg.data_dir, { recursive: true, mode: 0o700 });
+  const [sub, name, ...extra] = a.rest;
+  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  const now = new Date();
+  const needName = () => {
+    if (!name) throw new UsageError(`agents ${sub} NAME: the agent's name is missing`);
+    return name;
+  };
+  switch (sub) {
+    case 'add': {
+      const n = needName();
+      if (!a.scope || !SCOPES.includes(a.scope as Scope)) throw new UsageError('--scope must be read, write or admin');
+      if (a.rate !== undefined && !RATE.test(a.rate)) throw new UsageError(`--rate must be N/s, N/m or N/h (e.g. 20/s), got "${a.rate}"`);
+      const folders = a.folders !== undefined ? parseFolders(a.folders) : null;
+      if (folders && a.scope === 'read') throw new UsageError('--folders limits writes; a read agent writes nothing');
+      const r = done(
+        addAgent(cfg.data_dir, { name: n, scope: a.scope as Scope, folders, sensitive: a.sensitive, rate: a.rate ?? null }, now),
+      );
+      process.stderr.write(`agent ${n} added (${a.scope}); its token, shown only now:\n`);
+      process.stdout.write(`${r.token}\n`);
+      return EXIT.ok;
+    }
+    case 'rotate': {
+      const r = done(rotateAgent(cfg.data_dir, needName(), now));
+      process.stderr.write(`agent ${name} has a new token (the old one is refused from now on), shown only now:\n`);
+      process.stdout.write(`${r.token}\n`);
+      return EXIT.ok;
+    }
+    case 'revoke':
+      done(revokeAgent(cfg.data_dir, needName()));
+      process.stdout.write(`agent ${name} revoked: its token is refused from its next request\n`);
+      return EXIT.ok;
+    case 'list': {
+      const agents = readAgents(cfg.data_dir).agents;
+      const last = new Map<string, string>();
+      for (const e of await readAudit(cfg.data_dir, {})) if (e.kind === 'agent') last.set(e.agent, e.t);
+      const rows = agents.map((x) => ({
+        name: x.name,
+        scope: x.scope,
+        folders: x.folders,
+        sensitive: x.sensitive,
+        rate: x.rate ?? `${cfg.agents.default_rate} (default)`,
+        created_at: x.created_at,
+        rotated_at: x.rotated_at,
+        last_used: last.get(x.name) ?? null,
+      }));
+      if (a.json) {
+        process.stdout.write(`${JSON.stringify({ agents: rows }, null, 2)}\n`);
+        return EXIT.ok;
+      }
+      if (rows.length === 0) {
+        process.stdout.write('no agents; add one with `memvault agents add NAME --scope read|write|admin`\n');
+        return EXIT.ok;
+      }
+      const table = [['name', 'scope', 'folders', 'sensitive', 'rate', 'created', 'last used']].concat(
+        rows.map((r) => [
+          r.name,
+          r.scope,
+          r.folders?.join(',') ?? '(allowlist)',
+          r.sensitive ? 'yes' : 'no',
+          r.rate,
+          r.created_at.slice(0, 19),
+          r.last_used?.slice(0, 19) ?? 'never',
+        ]),
+      );
+      const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+      for (const row of table)
+        process.stdout.write(
+          `${row
+            .map((c, i) => c.padEnd(widths[i]!))
+            .join('  ')
+            .trimEnd()}\n`,
+        );
+      return EXIT.ok;
+    }
+    default:
+      throw new UsageError('agents: add NAME --scope …, list, revoke NAME or rotate NAME');
+  }
+}

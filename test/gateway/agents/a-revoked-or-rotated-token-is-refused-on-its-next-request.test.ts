@@ -1,0 +1,52 @@
+// `memvault agents add|list|revoke|rotate` edit agents.json under a running daemon: the new token works at once,
+// a revoked one is refused on its next request and a rotated-out one likewise — no restart. The token is printed
+// once and never stored; agents.json is 0600.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { startToolDaemon } from '../tools/helpers/tool-daemon.js';
+import { memvault } from '../../helpers/run-cli.js';
+import { toolAs } from './helpers.js';
+
+t.test('revoke and rotate take effect on the next request', async (t) => {
+  const s = await startToolDaemon({ 'Inbox/Seed.md': '# Seed\n' });
+  t.teardown(() => s.stop());
+  const cli = (...args: string[]) => memvault([...args, '--config', s.cfg.config_file!, '--vault', s.v.dir]);
+
+  const add = await cli('agents', 'add', 'courier', '--scope', 'write', '--folders', 'Inbox', '--rate', '50/s');
+  t.equal(add.code, 0, add.stderr);
+  const token = add.stdout.trim();
+  t.match(token, /^mv_[A-Za-z0-9_-]{43}$/, 'mv_ and 32 random bytes');
+  const file = path.join(s.cfg.data_dir, 'agents.json');
+  t.equal(statSync(file).mode & 0o777, 0o600, 'agents.json is 0600');
+  t.notOk(readFileSync(file, 'utf8').includes(token.slice(3)), 'only a hash is stored');
+  t.equal((await cli('agents', 'add', 'courier', '--scope', 'read')).code, 2, 'a second agent of that name is refused');
+  t.equal((await cli('agents', 'add', 'x', '--scope', 'owner')).code, 2, 'an unknown scope is refused');
+
+  const read = (tok: string) => toolAs(s.d.url, tok, 'vault_read', { path: 'Inbox/Seed.md' });
+  t.equal((await read(token)).status, 200, 'the new token works without a restart');
+
+  const list = await cli('agents', 'list', '--json');
+  t.equal(list.code, 0);
+  const listed = JSON.parse(list.stdout).agents;
+  t.match(listed, [{ name: 'courier', scope: 'write', folders: ['Inbox'], rate: '50/s', last_used: /^\d{4}-/ }]);
+  t.notOk(list.stdout.includes(token.slice(3)), 'list never shows a token');
+
+  const rot = await cli('agents', 'rotate', 'courier');
+  t.equal(rot.code, 0);
+  const rotated = rot.stdout.trim();
+  t.not(rotated, token);
+  t.equal((await read(token)).status, 401, 'the old token is refused once rotated');
+  t.equal((await read(rotated)).status, 200, 'the new one works');
+
+  t.equal((await cli('agents', 'revoke', 'courier')).code, 0);
+  t.equal((await read(rotated)).status, 401, 'a revoked token is refused on its next request');
+  t.equal((await cli('agents', 'revoke', 'courier')).code, 2, 'revoking twice says there is no such agent');
+  t.equal((await read(s.d.token)).status, 200, 'the owner token stays');
+
+  const audit = await cli('audit', '--agent', 'courier', '--json');
+  t.match(JSON.parse(audit.stdout).entries, [{ agent: 'courier', tool: 'vault_read', outcome: 'ok' }]);
+  const refused = await cli('audit', '--refused', '--since', '1h', '--json');
+  t.ok(JSON.parse(refused.stdout).entries.length >= 2, 'the refused tokens are in the trail');
+  t.ok(JSON.parse(refused.stdout).entries.every((e: { outcome: string }) => e.outcome === 'unauthorized'));
+});
