@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { llmSchema } from './schema-llm.js';
 import { calendarSchema, schedulerSchema, skillsSchema, templatesSchema } from './schema-skills.js';
+import { dreamSchema } from './schema-dream.js';
 
 const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:7411');
 
@@ -263,6 +264,7 @@ export const configSchema = z
     memory: memorySchema.default({}),
     retention: retentionSchema.default({}),
     recall: recallSchema.default({}),
+    dream: dreamSchema.default({}), // schema-dream.ts
     log: z
       .object({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') })
       .strict()
