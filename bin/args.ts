@@ -35,6 +35,10 @@ export interface Args {
   /** forget: an episode id (chat:<session>:<message>, task:<id>, correction:<id>). */
   episode?: string;
   reason?: string;
+  /** consolidate: also retry a batch that failed dream.max_retries times. */
+  force: boolean;
+  /** undo: the dream run to revert. */
+  run?: string;
   rest: string[];
 }
 
@@ -66,6 +70,8 @@ export function parseArgs(argv: string[]): Args {
       confirm: { type: 'boolean', default: false },
       episode: { type: 'string' },
       reason: { type: 'string' },
+      force: { type: 'boolean', default: false },
+      run: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -108,6 +114,8 @@ export function parseArgs(argv: string[]): Args {
     confirm: values.confirm ?? false,
     episode: values.episode,
     reason: values.reason,
+    force: values.force ?? false,
+    run: values.run,
     rest: positionals,
   };
 }

@@ -21,6 +21,9 @@ const USAGE = `memvault — a memory vault daemon for AI agents
   memvault forget  [--vault DIR] FACT_ID | --query TEXT [--confirm] | --episode ID [--reason WHY]
   memvault prune   [--vault DIR] [--json]                             the retention sweep now
   memvault recall  [--vault DIR] [--since 7d] [--top 20] [--json]     the memories searches brought back most
+  memvault consolidate [--vault DIR] [--force] [--json]               a dream run now (bypasses the gate; --force retries a skipped batch)
+  memvault dream status [--vault DIR] [--json]                        the dream: watermark, pending days, last run, failures
+  memvault undo    --run RUN_ID [--vault DIR] [--json]                revert every commit of one dream run
 
 Environment: MEMVAULT_LISTEN (HOST:PORT), MEMVAULT_DATA_DIR (default <vault>/.memvault).`;
 
@@ -57,6 +60,15 @@ export async function main(argv: string[]): Promise<void> {
         break;
       case 'mcp':
         code = await (await import('./commands/mcp.js')).mcpCommand(a);
+        break;
+      case 'consolidate':
+        code = await (await import('./commands/dream.js')).consolidateCommand(a);
+        break;
+      case 'dream':
+        code = await (await import('./commands/dream.js')).dreamStatusCommand(a);
+        break;
+      case 'undo':
+        code = await (await import('./commands/dream.js')).undoCommand(a);
         break;
       case 'run':
         code = await (await import('./commands/run.js')).runCommand(a);

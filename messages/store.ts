@@ -114,6 +114,8 @@ export interface SearchFilters {
   tags?: string[];
   /** Sensitive notes (`memvault: local-only`, `sensitive: true`) are left out unless this is true. */
   includeSensitive?: boolean;
+  /** Facts consolidated by the dream, `{ factId: [page, contentHash] }` (JSON): hidden while that page has that hash. */
+  hideCovered?: string;
 }
 
 export interface SearchRequest {

@@ -92,3 +92,31 @@ export function coverageOf(pages: readonly ZonePage[], facts: ReadonlyArray<{ fa
   }
   return c;
 }
+
+/** One covered fact as the search filter reads it: hidden while `page` is in the index with exactly `hash`. */
+export interface CoveredEntry {
+  id: string;
+  content: string;
+  page: string;
+  hash: string;
+}
+
+/**
+ * The covered set after a run, recomputed for every fact covered before and every fact of the batch against the
+ * pages as they are now: a page a person edited, or a run undone, un-hides what it no longer holds.
+ */
+export function refreshCovered(
+  old: readonly CoveredEntry[],
+  pages: readonly ZonePage[],
+  batch: ReadonlyArray<{ factId: string; content: string }>,
+): CoveredEntry[] {
+  const facts = new Map<string, string>();
+  for (const e of old) facts.set(e.id, e.content);
+  for (const f of batch) facts.set(f.factId, f.content);
+  const out: CoveredEntry[] = [];
+  for (const [id, content] of facts) {
+    const p = pages.find((x) => x.sources.includes(id) && holds(x.text, content));
+    if (p) out.push({ id, content, page: p.rel, hash: sha256Hex(p.text) });
+  }
+  return out.sort((a, b) => (a.id < b.id ? -1 : 1));
+}

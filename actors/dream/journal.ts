@@ -33,9 +33,3 @@ export function readWatermark(text: string | null): string | null {
   }
   return w;
 }
-
-/** The journal with one formatted line appended (a title line first when the file is new). */
-export function appendLine(text: string | null, line: string): string {
-  const base = text === null || text.trim() === '' ? '# Consolidation log\n\n' : text.endsWith('\n') ? text : `${text}\n`;
-  return `${base}${line}\n`;
-}

@@ -5,7 +5,8 @@
 import type { Caller, MutationResult } from '../../messages/vault-ops.js';
 import type { LlmClient } from '../scheduler/llm/client.js';
 import type { ChatMessage } from '../scheduler/llm/types.js';
-import { changedPages, coverageOf, pageHashes, zonePages } from './coverage.js';
+import { changedPages, coverageOf, pageHashes, refreshCovered, zonePages } from './coverage.js';
+import { loadCovered, saveCovered } from './covered-file.js';
 import { formatEntry } from './journal.js';
 import type { LogDays } from './log-days.js';
 import { renderPrompt } from './prompt.js';
@@ -26,6 +27,8 @@ export interface RunDeps extends Omit<ToolDeps, 'caller'> {
   /** Appends one line to the journal (Memory/log.md): a privileged write through the git writer, one commit. */
   appendJournal(line: string, caller: Caller): Promise<MutationResult>;
   event(name: string, fields: Record<string, unknown>): void;
+  /** The covered set (covered-file.ts): read before, written after a consolidated run; absent in no file. */
+  coveredFile?: string;
   /** Counted per tool call: tool name (or `unknown`) and `ok` or the refusal reason. */
   toolCounted?(tool: string, outcome: string): void;
 }
@@ -149,6 +152,8 @@ export async function runBatch(d: RunDeps, run: { id: string; batch: readonly st
     report.reason = `journal_${w.reason}: ${w.message}`;
     return report;
   }
+  // after the watermark's commit: a crash in between leaves these facts visible, never hidden without their page
+  if (d.coveredFile) saveCovered(d.coveredFile, refreshCovered(loadCovered(d.coveredFile), after, facts));
   report.outcome = 'consolidated';
   report.countsAsFailure = false;
   report.watermark = last;

@@ -2,7 +2,7 @@
 // newest first, each as an undo commit; the batch is pending again. Only the newest run can be undone this way.
 import t from 'tap';
 import { readWatermark } from '../../actors/dream/journal.js';
-import { undoRun } from '../../actors/git-writer/undo-run.js';
+import { undoRun } from '../../actors/git-writer/dream-writes.js';
 import { git } from '../helpers/daemon.js';
 import { dreamRig, page } from './helpers/rig.js';
 

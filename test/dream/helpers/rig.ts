@@ -4,16 +4,16 @@
 // manual clock. Day logs are written as the memory tools write them; `logHashes` proves they stay byte-identical.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { dreamSchema } from '../../../config/schema-dream.js';
 import { llmSchema } from '../../../config/schema-llm.js';
 import { DreamCycle, type CycleDeps } from '../../../actors/dream/cycle.js';
-import { appendLine } from '../../../actors/dream/journal.js';
+import { coveredPath } from '../../../actors/dream/covered-file.js';
 import { LogDays } from '../../../actors/dream/log-days.js';
 import { promptFile } from '../../../actors/dream/prompt.js';
 import { DreamStateFile } from '../../../actors/dream/state-file.js';
+import { planJournal } from '../../../actors/git-writer/dream-writes.js';
 import { GitRepo } from '../../../actors/git-writer/git-repo.js';
 import { VaultWriter } from '../../../actors/git-writer/vault/vault-writer.js';
 import { formatFactLine, factId, appendToDayLog } from '../../../actors/memory/fact-log.js';
@@ -125,10 +125,8 @@ export async function dreamRig(
     now: () => clock.now(),
     maxSteps: cfg.max_steps,
     timeoutMs: cfg.timeout_s * 1000,
-    appendJournal: async (line, caller) => {
-      const current = await readFile(path.join(v.dir, memory.logNote), 'utf8').catch(() => null);
-      return commit({ op: 'write', path: memory.logNote, content: appendLine(current, line) }, caller, true);
-    },
+    coveredFile: coveredPath(dataDir),
+    appendJournal: async (line, caller) => commit(await planJournal(v.dir, memory, line), caller, true),
     event: (event, fields) => rig.events.push({ event, fields }),
     toolCounted: (tool, outcome) => rig.tools.push({ tool, outcome }),
     tz: opts.tz ?? 'UTC',

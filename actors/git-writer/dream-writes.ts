@@ -1,10 +1,28 @@
-// `memvault undo --run RUN_ID`: reverts every commit of one dream run (its pages and its watermark line), newest
-// first, each as its own undo commit — the same `git revert` as vault_undo_last, limited to agent `dream`. Only the
-// newest run can be undone this way: a later run's commits stand in front (`not_last_run`, undo that one first).
+// The dream's two writes only the git writer makes: its journal line appended to Memory/log.md (a reserved path,
+// written privileged like the fact log's appends), and `memvault undo --run RUN_ID`, which reverts every commit of
+// one dream run (its pages and its watermark line), newest first, each as its own undo commit — the same `git
+// revert` as vault_undo_last, limited to agent `dream`. Only the newest run can be undone this way: a later run's
+// commits stand in front (`not_last_run`, undo that one first).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Failure } from '../../messages/common.js';
 import { fail } from '../../messages/common.js';
 import { type LogEntry, UNDOABLE_OPS } from './git-message.js';
 import type { GitRepo } from './git-repo.js';
+import type { VaultOp } from '../../messages/vault-ops.js';
+import type { MemoryPaths } from '../memory/paths.js';
+
+/** Memory/log.md with `line` appended (a title first when the file is new). */
+export async function planJournal(vault: string, paths: MemoryPaths, line: string): Promise<Extract<VaultOp, { op: 'write' }>> {
+  let text: string | null = null;
+  try {
+    text = await readFile(path.join(vault, ...paths.logNote.split('/')), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const base = text === null || text.trim() === '' ? '# Consolidation log\n\n' : text.endsWith('\n') ? text : `${text}\n`;
+  return { op: 'write', path: paths.logNote, content: `${base}${line.replace(/[\r\n]+/g, ' ')}\n` };
+}
 
 export const DREAM_AGENT = 'dream';
 const SCAN = 500;
