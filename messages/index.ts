@@ -53,6 +53,7 @@ export interface Replies {
   'scheduler.consolidate': TickResult | DreamUnavailable;
   'git.dream_journal': MutationResult;
   'git.undo_run': UndoRunResult;
+  'git.dream_memory_md': MutationResult;
 }
 export type RequestType = keyof Replies;
 

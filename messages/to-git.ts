@@ -13,4 +13,6 @@ export type GitMsg =
   /** Request (the dream): append one journal line to the memory folder's log.md (the watermark) and commit; a MutationResult. */
   | { type: 'git.dream_journal'; line: string; caller: Caller }
   /** Request (memvault undo --run): revert every commit of one dream run, newest first; an UndoRunResult. */
-  | { type: 'git.undo_run'; run: string; by: string };
+  | { type: 'git.undo_run'; run: string; by: string }
+  /** Request (the dream): MEMORY.md at the vault root rewritten whole and committed; a MutationResult. */
+  | { type: 'git.dream_memory_md'; content: string; caller: Caller };

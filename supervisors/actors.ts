@@ -205,6 +205,7 @@ export const ACTORS = {
     requests: {
       'git.mutate': 'a skill’s note: one commit with a Memvault-Skill trailer; a dream page',
       'git.dream_journal': 'the dream’s watermark line in Memory/log.md',
+      'git.dream_memory_md': 'MEMORY.md regenerated after a dream run',
     },
   },
 } as const satisfies Record<string, ActorSpec>;

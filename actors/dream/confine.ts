@@ -30,7 +30,7 @@ export function confineWrite(raw: unknown, zones: readonly string[], memory: Mem
   if (!c.ok) return c;
   const rel = c.rel;
   const lower = rel.toLowerCase();
-  if (memory.isReserved(rel) || lower.startsWith(`${memory.logFolder.toLowerCase()}/`))
+  if ((memory.isReserved(rel) && !PROTECTED.has(lower)) || lower.startsWith(`${memory.logFolder.toLowerCase()}/`))
     return { ok: false, reason: 'log_protected', message: `${rel} is the fact log or its journal: the dream reads it, never writes it` };
   if (PROTECTED.has(lower))
     return {

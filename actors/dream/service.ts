@@ -17,6 +17,7 @@ import { readWatermark } from './journal.js';
 import { LogDays } from './log-days.js';
 import { coveredPath } from './covered-file.js';
 import { dreamMetrics } from './metrics.js';
+import { regenerateMemoryMd } from './memory-md.js';
 import { promptFile } from './prompt.js';
 import { DreamStateFile } from './state-file.js';
 
@@ -29,6 +30,7 @@ export interface DreamServiceDeps {
   registry: Registry;
   mutate(op: VaultOp, caller: Caller): Promise<MutationResult>;
   journal(line: string, caller: Caller): Promise<MutationResult>;
+  memoryMd(content: string, caller: Caller): Promise<MutationResult>;
   /** Why LLM work idles now (endpoint down, not configured), or null. */
   idle(): string | null;
   log(event: string, fields: Record<string, unknown>): void;
@@ -81,6 +83,23 @@ export class DreamService {
         metrics.pages.inc(r.pages.length);
         metrics.facts.inc({ coverage: 'covered' }, r.covered.length);
         metrics.facts.inc({ coverage: 'uncovered' }, r.uncovered.length);
+        const m = await regenerateMemoryMd(
+          {
+            vault: cfg.vault,
+            dataDir: cfg.data_dir,
+            zones: cfg.dream.zones,
+            llm: d.llm,
+            promptFile: promptFile(overrideDir(cfg), 'dream_memory_md'),
+            maxLines: cfg.dream.memory_max_lines,
+            now: () => d.clock.now(),
+            today: () => localDate(d.clock.now(), d.tz),
+            write: d.memoryMd,
+            event: d.log,
+          },
+          r.id,
+        );
+        // the run stands either way: MEMORY.md is regenerated again after the next one
+        if (!m.ok) d.log('memory_md_failed', { run: r.id, reason: m.reason });
       },
     });
     this.#count = (outcome) => metrics.runs.inc({ outcome });

@@ -24,7 +24,7 @@ import { memoryPaths } from '../memory/paths.js';
 import { planForget, planRemember } from './memory-writes.js';
 import type { CommitOp } from './git-message.js';
 import type { RememberResult } from '../../messages/vault-ops.js';
-import { planJournal, undoRun } from './dream-writes.js';
+import { MEMORY_MD, planJournal, undoRun } from './dream-writes.js';
 
 const { b, board, log } = boot();
 let notify: (m: MainMsg & Sends<'git'>) => void = () => {};
@@ -342,6 +342,18 @@ runActor<GitMsg, Sends<'git'>, State>(
                 mutate(s, await planJournal(cfg.vault, memory, msg.line), caller, { commitOp: 'write', privileged: true }),
               );
         writes.inc({ op: 'dream_journal', outcome: result.ok ? 'ok' : result.reason });
+        if (result.ok) touched(ctx, result.paths);
+        ctx.reply(result);
+        return;
+      }
+      case 'git.dream_memory_md': {
+        const caller = { ...msg.caller, mayReadSensitive: false };
+        const op: VaultOp = { op: 'write', path: MEMORY_MD, content: msg.content };
+        const result: MutationResult =
+          s.kind === 'off'
+            ? fail('unavailable', s.reason)
+            : await serial(async () => mutate(s, op, caller, { commitOp: 'write', privileged: true }));
+        writes.inc({ op: 'dream_memory_md', outcome: result.ok ? 'ok' : result.reason });
         if (result.ok) touched(ctx, result.paths);
         ctx.reply(result);
         return;

@@ -192,6 +192,7 @@ runActor<SchedulerMsg, Sends<'scheduler'>, State, Asks<'scheduler'>>(
       registry: init.metrics,
       mutate: (op, caller) => init.request({ type: 'git.mutate', op, caller: { ...caller, mayReadSensitive: false } }, WRITE_TIMEOUT_MS),
       journal: (line, caller) => init.request({ type: 'git.dream_journal', line, caller }, WRITE_TIMEOUT_MS),
+      memoryMd: (content, caller) => init.request({ type: 'git.dream_memory_md', content, caller }, WRITE_TIMEOUT_MS),
       idle: () => health.idleReason(),
       log: (event, fields) => log.info({ ...fields, event }, event),
     });

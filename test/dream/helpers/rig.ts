@@ -11,6 +11,7 @@ import { llmSchema } from '../../../config/schema-llm.js';
 import { DreamCycle, type CycleDeps } from '../../../actors/dream/cycle.js';
 import { coveredPath } from '../../../actors/dream/covered-file.js';
 import { LogDays } from '../../../actors/dream/log-days.js';
+import { regenerateMemoryMd } from '../../../actors/dream/memory-md.js';
 import { promptFile } from '../../../actors/dream/prompt.js';
 import { DreamStateFile } from '../../../actors/dream/state-file.js';
 import { planJournal } from '../../../actors/git-writer/dream-writes.js';
@@ -53,7 +54,15 @@ export function dayLog(date: string, facts: string[], who = 'claude'): string {
 
 export async function dreamRig(
   t: { teardown(fn: () => unknown): void },
-  opts: { days: Record<string, string[]>; files?: Record<string, string>; start: string; dream?: Record<string, unknown>; tz?: string },
+  opts: {
+    days: Record<string, string[]>;
+    files?: Record<string, string>;
+    start: string;
+    dream?: Record<string, unknown>;
+    tz?: string;
+    /** Regenerate MEMORY.md after each consolidated run, as the daemon does. */
+    memoryMd?: boolean;
+  },
 ): Promise<Rig> {
   const files: Record<string, string> = { ...(opts.files ?? {}) };
   for (const [date, facts] of Object.entries(opts.days)) files[memory.dayLog(date)] = dayLog(date, facts);
@@ -133,6 +142,28 @@ export async function dreamRig(
     gate: cfg,
     state: new DreamStateFile(dataDir),
     readJournal: async () => read(memory.logNote),
+    ...(opts.memoryMd
+      ? {
+          afterRun: async (run) => {
+            const m = await regenerateMemoryMd(
+              {
+                vault: v.dir,
+                dataDir,
+                zones: cfg.zones,
+                llm: client,
+                promptFile: promptFile(null, 'dream_memory_md'),
+                maxLines: cfg.memory_max_lines,
+                now: () => clock.now(),
+                today: () => new Date(clock.now()).toISOString().slice(0, 10),
+                write: (content, caller) => commit({ op: 'write', path: 'MEMORY.md', content }, caller, true),
+                event: (event, fields) => rig.events.push({ event, fields }),
+              },
+              run.id,
+            );
+            if (!m.ok) rig.events.push({ event: 'memory_md_failed', fields: { reason: m.reason } });
+          },
+        }
+      : {}),
   };
   rig.cycle = new DreamCycle(deps);
   return rig;
