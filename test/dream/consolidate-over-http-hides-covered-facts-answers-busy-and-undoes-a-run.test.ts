@@ -9,6 +9,8 @@ import { dayLog, page } from './helpers/rig.js';
 import { factId } from '../../actors/memory/fact-log.js';
 import { git, makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
 import { FakeLlm } from '../helpers/fake-llm.js';
+import { memvault } from '../helpers/run-cli.js';
+import { removeDaemonInfo, writeDaemonInfo } from '../../bin/client.js';
 
 const A = 'The office quokka is called Berta';
 const B = 'The espresso machine descaling is every second Friday';
@@ -74,7 +76,10 @@ t.test('consolidate over HTTP: busy, coverage in search, undo of the run', async
     t.equal(r.status, 200, JSON.stringify(r.body));
     t.match(r.body, { outcome: 'consolidated', watermark: DAY, pages: ['Memory/Wiki/Office.md'], covered: [idA], uncovered: [idB] });
     runId = r.body.id;
-    const searched = llm.chats().at(-2)!.body.messages.at(-1);
+    const searched = llm
+      .chats()
+      .find((c) => c.body.messages.at(-1)?.tool_call_id === 'call_0' && c.body.messages.length === 3)!
+      .body.messages.at(-1);
     t.match(searched, { role: 'tool', content: new RegExp(`${idA}: .*quokka`) }, 'memory_search answered from the real index');
     await d.daemon.whenCaughtUp();
     t.same(await found('quokka'), ['Memory/Wiki/Office.md'], 'the covered fact gives way to its page');
@@ -105,6 +110,43 @@ t.test('consolidate over HTTP: busy, coverage in search, undo of the run', async
     t.same(await found('quokka'), [idA]);
     t.match((await d.api('GET', '/v1/dream')).body, { watermark: null });
     t.equal((await d.api('POST', '/v1/dream/undo', { run: runId })).status, 404, 'nothing left to undo');
+  });
+  await t.test('the same from the command line: consolidate, dream status, undo --run', async (t) => {
+    writeDaemonInfo(d.cfg.data_dir, { pid: process.pid, url: d.url, started_at: new Date().toISOString() });
+    t.teardown(() => removeDaemonInfo(d.cfg.data_dir, process.pid));
+    const conf = ['--config', d.cfg.config_file!, '--vault', v.dir];
+    llm.script(
+      {
+        toolCalls: [
+          {
+            name: 'vault_write',
+            arguments: {
+              path: 'Memory/Wiki/Coffee.md',
+              content: page([idB], '# Coffee\n\nThe espresso machine descaling is every second Friday.'),
+            },
+          },
+        ],
+      },
+      { content: 'ok' },
+      { content: '# Memory\n\n- [[Memory/Wiki/Coffee]]\n' },
+    );
+    const c = await memvault(['consolidate', ...conf]);
+    t.equal(c.code, 0, c.stderr);
+    const id = /^(dream-\S+): consolidated/.exec(c.stdout)?.[1];
+    t.ok(id, c.stdout);
+    t.match(c.stdout, `undo with: memvault undo --run ${id}`);
+    const s = await memvault(['dream', 'status', ...conf]);
+    t.match(s.stdout, `watermark: ${DAY}`);
+    t.match(s.stdout, `last run: ${id} consolidated ${DAY}..${DAY}: pages 1, covered 1, not covered 1`);
+    t.equal(
+      readFileSync(path.join(v.dir, 'MEMORY.md'), 'utf8'),
+      '# Memory\n\n- [[Memory/Wiki/Coffee]]\n',
+      'MEMORY.md regenerated after the run',
+    );
+    const u = await memvault(['undo', '--run', id!, ...conf]);
+    t.equal(u.code, 0, u.stderr);
+    t.match(u.stdout, `undid dream run ${id}: 3 commits reverted`);
+    t.equal((await memvault(['undo', ...conf])).code, 2, 'undo needs --run');
   });
   t.same(readFileSync(path.join(v.dir, `Memory/Log/${DAY}.md`)), logBytes, 'the day log is byte-identical');
 });
