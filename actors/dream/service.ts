@@ -123,7 +123,9 @@ export class DreamService {
     const every = this.#d.cfg.dream.interval_s * 1000;
     const arm = () => {
       this.#timer = this.#d.clock.setTimeout(() => {
-        void this.#scheduled().finally(arm);
+        void this.#scheduled()
+          .catch((err: Error) => this.#d.log('dream_failed', { detail: err.message }))
+          .finally(arm);
       }, every);
     };
     arm();

@@ -6,6 +6,8 @@ import path from 'node:path';
 import type { Caller, MutationResult, VaultOp } from '../../messages/vault-ops.js';
 import type { ToolDef } from '../scheduler/llm/types.js';
 import type { MemoryPaths } from '../memory/paths.js';
+import { isSensitive, readFrontmatter } from '../chunker/frontmatter.js';
+import { resolveInsideVault } from '../gateway/tools/read-path.js';
 import { cleanPath, confineWrite } from './confine.js';
 
 export type ToolName = 'memory_search' | 'vault_read' | 'vault_list' | 'vault_link' | 'vault_write';
@@ -19,7 +21,8 @@ export type RefusalReason =
   | 'unknown_tool'
   | 'bad_arguments'
   | 'write_failed'
-  | 'not_found';
+  | 'not_found'
+  | 'sensitive';
 
 export type ToolOutcome = { ok: true; text: string; wrote?: string } | { ok: false; reason: RefusalReason; text: string };
 
@@ -91,6 +94,18 @@ async function readRel(vault: string, rel: string): Promise<string | null> {
   }
 }
 
+/** A note for the model: inside the vault's real path (no symlink out), never a sensitive one. */
+async function readForModel(vault: string, rel: string): Promise<ToolOutcome> {
+  const inside = await resolveInsideVault(vault, rel);
+  if (!inside.ok)
+    return inside.error.reason === 'not_found' ? refuse('not_found', `${rel} does not exist`) : refuse('path_escape', inside.error.message);
+  const text = await readRel(vault, rel);
+  if (text === null) return refuse('not_found', `${rel} does not exist`);
+  if (isSensitive(readFrontmatter(text.replace(/^\ufeff/, '').split('\n'))))
+    return refuse('sensitive', `${rel} is marked sensitive (sensitive: true or memvault: local-only): it never reaches the model`);
+  return { ok: true, text };
+}
+
 async function list(vault: string, folder: string): Promise<string[]> {
   const out: string[] = [];
   const walk = async (rel: string): Promise<void> => {
@@ -150,13 +165,15 @@ export async function runTool(d: ToolDeps, name: string, rawArgs: string): Promi
     case 'vault_read': {
       const c = cleanPath(a['path']);
       if (!c.ok) return refuse(c.reason, c.message);
-      const text = await readRel(d.vault, c.rel);
-      if (text === null) return refuse('not_found', `${c.rel} does not exist`);
-      return { ok: true, text: text.length > MAX_READ ? `${text.slice(0, MAX_READ)}\n…(cut at ${MAX_READ} characters)` : text };
+      const r = await readForModel(d.vault, c.rel);
+      if (!r.ok) return r;
+      return { ok: true, text: r.text.length > MAX_READ ? `${r.text.slice(0, MAX_READ)}\n…(cut at ${MAX_READ} characters)` : r.text };
     }
     case 'vault_list': {
       const c = cleanPath(a['folder']);
       if (!c.ok) return refuse(c.reason, c.message);
+      const inside = await resolveInsideVault(d.vault, c.rel);
+      if (!inside.ok && inside.error.reason !== 'not_found') return refuse('path_escape', inside.error.message);
       const files = await list(d.vault, c.rel);
       return { ok: true, text: files.length ? files.join('\n') : '(empty)' };
     }

@@ -1,6 +1,9 @@
-// Confinement is memvault's, not the prompt's: the model trying to write a day log, Memory/log.md, USER.md,
+// Confinement is memvault’s, not the prompt’s: the model trying to write a day log, Memory/log.md, USER.md,
 // MEMORY.md, a note outside the zones, a `../` path, or calling a tool that does not exist, gets each refused with
-// its reason as the tool's answer; nothing of it reaches the disk or git, and the run goes on to its page.
+// its reason as the tool's answer (as is reading a sensitive note or through a symlink out of the vault); nothing
+// of it reaches the disk or git, and the run goes on to its page.
+import { mkdirSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
 import { git } from '../helpers/daemon.js';
 import { dreamRig, page } from './helpers/rig.js';
@@ -10,8 +13,10 @@ t.test('every forbidden write is refused with its reason and the run still conso
   const r = await dreamRig(t, {
     start: '2026-11-25T10:00:00Z',
     days: { '2026-11-24': [fact] },
-    files: { 'USER.md': '# About me\n', 'Projects/Atlas.md': '# Atlas\n' },
+    files: { 'USER.md': '# About me\n', 'Projects/Atlas.md': '# Atlas\n', 'Private/diary.md': '---\nsensitive: true\n---\nSecret.\n' },
   });
+  mkdirSync(path.join(r.v.dir, 'Memory', 'Wiki'), { recursive: true });
+  symlinkSync('/etc/hostname', path.join(r.v.dir, 'Memory', 'Wiki', 'escape.md')); // a link out of the vault
   const logs = r.logHashes();
   const user = r.read('USER.md');
   const head = git(r.v.dir, 'rev-parse', 'HEAD').trim();
@@ -28,6 +33,9 @@ t.test('every forbidden write is refused with its reason and the run still conso
     ['vault_write', { path: '/etc/passwd.md', content: 'x' }, 'path_escape'],
     ['vault_link', { from: 'Projects/Atlas.md', to: 'Memory/Wiki/Lena' }, 'outside_zone'],
     ['shell', { cmd: 'rm -rf /' }, 'unknown_tool'],
+    ['vault_read', { path: 'Private/diary.md' }, 'sensitive'],
+    ['vault_read', { path: 'Memory/Wiki/escape.md' }, 'path_escape'],
+    ['vault_read', { path: '../memvault.yaml' }, 'path_escape'],
   ];
   r.llm.script(
     { toolCalls: attempts.map(([name, args], i) => ({ id: `bad_${i}`, name, arguments: args })) },
