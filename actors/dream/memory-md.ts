@@ -108,7 +108,8 @@ export async function regenerateMemoryMd(d: MemoryMdDeps, run: string): Promise<
     person_lines: keep,
     max_lines: d.maxLines,
   });
-  const r = await d.llm.chat({ taskType: 'dream', messages: [{ role: 'user', content: prompt }], temperature: 0.2 });
+  if (!prompt.ok) return { ok: false, reason: prompt.reason };
+  const r = await d.llm.chat({ taskType: 'dream', messages: [{ role: 'user', content: prompt.text }], temperature: 0.2 });
   if (!r.ok) return { ok: false, reason: `llm_${r.reason}: ${r.message}` };
   if (!r.content?.trim()) return { ok: false, reason: 'llm_bad_output: an empty MEMORY.md' };
   const out = finalText(r.content, keep, d.maxLines);

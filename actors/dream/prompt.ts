@@ -21,6 +21,11 @@ export function promptFile(overrideDir: string | null, name = 'dream'): string {
   return over && existsSync(over) ? over : path.join(BUNDLED_DIR, 'llm', `${name}.liquid`);
 }
 
-export function renderPrompt(file: string, vars: object): string {
-  return engine.parseAndRenderSync(readFileSync(file, 'utf8'), vars as Record<string, unknown>) as string;
+/** The prompt, or the template's problem (an override a person broke: unreadable, bad syntax, unknown variable). */
+export function renderPrompt(file: string, vars: object): { ok: true; text: string } | { ok: false; reason: string } {
+  try {
+    return { ok: true, text: engine.parseAndRenderSync(readFileSync(file, 'utf8'), vars as Record<string, unknown>) as string };
+  } catch (err) {
+    return { ok: false, reason: `template_error: ${file}: ${(err as Error).message.split('\n')[0]}` };
+  }
 }

@@ -66,23 +66,13 @@ export async function runBatch(d: RunDeps, run: { id: string; batch: readonly st
     zones: d.zones.join(', '),
     conflicts_path: `Inbox/Conflicts ${last}.md`,
   });
-  const messages: ChatMessage[] = [{ role: 'user', content: prompt }];
-  const report: RunReport = {
-    id: run.id,
-    outcome: 'no_progress',
-    batch: run.key,
-    countsAsFailure: true,
-    pages: [],
-    covered: [],
-    uncovered: [],
-    citedOnly: [],
-    tokens: 0,
-    cost: 0,
-    toolCalls: 0,
-    refused: [],
-    watermark: null,
-    reason: null,
-  };
+  if (!prompt.ok) {
+    // a broken override: nothing was asked, nothing written; the batch is not to blame
+    d.event('dream_no_progress', { run: run.id, batch: run.key, reason: prompt.reason });
+    return { ...emptyReport(run), outcome: 'failed', countsAsFailure: false, reason: prompt.reason };
+  }
+  const messages: ChatMessage[] = [{ role: 'user', content: prompt.text }];
+  const report = emptyReport(run);
   const deadline = d.now() + d.timeoutMs;
   let llmFailed: string | null = null;
   let ended: string | null = null;
@@ -166,4 +156,23 @@ export async function runBatch(d: RunDeps, run: { id: string; batch: readonly st
     uncovered: cov.uncovered.length,
   });
   return report;
+}
+
+function emptyReport(run: { id: string; key: string }): RunReport {
+  return {
+    id: run.id,
+    outcome: 'no_progress',
+    batch: run.key,
+    countsAsFailure: true,
+    pages: [],
+    covered: [],
+    uncovered: [],
+    citedOnly: [],
+    tokens: 0,
+    cost: 0,
+    toolCalls: 0,
+    refused: [],
+    watermark: null,
+    reason: null,
+  };
 }

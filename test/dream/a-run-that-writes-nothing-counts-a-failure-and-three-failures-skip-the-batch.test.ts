@@ -1,6 +1,9 @@
 // Proof of work: a run that changes no page in the zones leaves the watermark where it was and counts a failure for
 // its batch, even across a restart; the third failure skips the batch with a `skipped` journal line, its facts still
 // in the log; an LLM endpoint that is down is not the batch's fault and counts nothing.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import t from 'tap';
 import { readWatermark } from '../../actors/dream/journal.js';
 import { dreamRig, page } from './helpers/rig.js';
@@ -69,4 +72,19 @@ t.test('max_steps ends the loop: the calls past it are refused and the run still
   t.match(res, { outcome: 'consolidated', toolCalls: 2, pages: ['Memory/Wiki/Sofia.md'], reason: /^max_steps/ });
   t.equal(r.read('Memory/Wiki/Extra.md'), null);
   t.equal(r.llm.chats().length, 1, 'no call to the model after the limit');
+});
+
+t.test('a broken prompt override fails the run with its reason, asks nothing and counts nothing', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'memvault-dream-tpl-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'dream.liquid');
+  writeFileSync(file, 'Consolidate {{ batch }} in the mood {{ mood }}.\n');
+  const r = await dreamRig(t, { start: '2026-11-25T10:00:00Z', days: { '2026-11-24': ['A fact'] }, promptFile: file });
+  t.match(await r.cycle.tick({ requested: true }), {
+    outcome: 'failed',
+    countsAsFailure: false,
+    reason: /^template_error: .*dream\.liquid: .*mood/,
+  });
+  t.equal(r.llm.chats().length, 0);
+  t.match(await r.cycle.status(), { failures: {}, pending_days: ['2026-11-24'] });
 });

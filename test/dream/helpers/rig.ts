@@ -60,6 +60,8 @@ export async function dreamRig(
     start: string;
     dream?: Record<string, unknown>;
     tz?: string;
+    /** The run's prompt template (default: the bundled prompts/llm/dream.liquid). */
+    promptFile?: string;
     /** Regenerate MEMORY.md after each consolidated run, as the daemon does. */
     memoryMd?: boolean;
   },
@@ -130,7 +132,7 @@ export async function dreamRig(
     mutate: (op, caller) => commit(op, caller, false),
     llm: client,
     days: new LogDays(v.dir, memory),
-    promptFile: promptFile(null),
+    promptFile: opts.promptFile ?? promptFile(null),
     now: () => clock.now(),
     maxSteps: cfg.max_steps,
     timeoutMs: cfg.timeout_s * 1000,
