@@ -1,8 +1,9 @@
 // The dream in a real daemon: GET /v1/dream, POST /v1/consolidate against the loopback chat-completions server (the
-// model's memory_search answered from the real index), a second request while one runs answered `busy` with its id,
-// a covered fact hidden from default search but found with filters.include_consolidated, a fact the model left out
-// still found, POST /v1/dream/undo reverting the run (the fact back in default search), and the dream's metrics.
-import { readFileSync } from 'node:fs';
+// model's memory_search answered from the real index, and not written to the recall log), a second request while
+// one runs answered `busy` with its id, a covered fact hidden from default search but found with
+// filters.include_consolidated, a fact the model left out still found, POST /v1/dream/undo reverting the run (the
+// fact back in default search), the dream's metrics, and the same from the command line.
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { dayLog, page } from './helpers/rig.js';
@@ -61,7 +62,7 @@ t.test('consolidate over HTTP: busy, coverage in search, undo of the run', async
   let runId = '';
   await t.test('a run covers one fact: hidden from default search, found with include_consolidated; the other stays', async (t) => {
     llm.script(
-      { toolCalls: [{ name: 'memory_search', arguments: { query: 'quokka' } }] },
+      { toolCalls: [{ name: 'memory_search', arguments: { query: 'what is the quokka called' } }] },
       {
         toolCalls: [
           {
@@ -81,6 +82,11 @@ t.test('consolidate over HTTP: busy, coverage in search, undo of the run', async
       .find((c) => c.body.messages.at(-1)?.tool_call_id === 'call_0' && c.body.messages.length === 3)!
       .body.messages.at(-1);
     t.match(searched, { role: 'tool', content: new RegExp(`${idA}: .*quokka`) }, 'memory_search answered from the real index');
+    const recall = readdirSync(path.join(d.cfg.data_dir, 'recall'))
+      .map((f) => readFileSync(path.join(d.cfg.data_dir, 'recall', f), 'utf8'))
+      .join('');
+    t.match(recall, '"query":"quokka"', 'the test’s own searches are in the recall log');
+    t.notMatch(recall, 'what is the quokka called', 'the dream’s search is not');
     await d.daemon.whenCaughtUp();
     t.same(await found('quokka'), ['Memory/Wiki/Office.md'], 'the covered fact gives way to its page');
     t.same(
