@@ -113,7 +113,7 @@ export async function regenerateMemoryMd(d: MemoryMdDeps, run: string): Promise<
   if (!r.ok) return { ok: false, reason: `llm_${r.reason}: ${r.message}` };
   if (!r.content?.trim()) return { ok: false, reason: 'llm_bad_output: an empty MEMORY.md' };
   const out = finalText(r.content, keep, d.maxLines);
-  const w = await d.write(out.text, { agent: 'dream', reason: `dream run ${run} MEMORY.md`, skill: 'dream' });
+  const w = await d.write(out.text, { agent: 'dream', reason: `dream run ${run} MEMORY.md`, skill: 'dream', run });
   if (!w.ok) return { ok: false, reason: `write_${w.reason}: ${w.message}` };
   await mkdir(path.dirname(lastFile), { recursive: true });
   await writeFile(lastFile, out.text);

@@ -52,7 +52,13 @@ export interface RunReport {
 }
 
 export async function runBatch(d: RunDeps, run: { id: string; batch: readonly string[]; key: string }): Promise<RunReport> {
-  const caller: Caller = { agent: DREAM_AGENT, reason: `dream run ${run.id} batch ${run.key}`, skill: 'dream' };
+  const caller: Caller = {
+    agent: DREAM_AGENT,
+    reason: `dream run ${run.id} batch ${run.key}`,
+    skill: 'dream',
+    run: run.id,
+    batch: run.key,
+  };
   const tools: ToolDeps = { ...d, caller };
   const facts = await d.days.batch(run.batch);
   const before = await zonePages(d.vault, d.zones);

@@ -207,6 +207,8 @@ async function applyAndCommit(s: Ready, op: VaultOp, caller: Caller, intent0: In
     agent: caller.agent,
     reason: caller.reason,
     skill: caller.skill,
+    run: caller.run,
+    batch: caller.batch,
   };
   const c = await s.repo.commit(applied.paths, meta);
   phases.observe({ phase: 'commit' }, (performance.now() - fileDone) / 1000);

@@ -35,7 +35,14 @@ export type UndoRunResult =
 
 /** Whether `e` was made by dream run `run` (its reason reads `dream run <id> batch …`). */
 export function ofRun(e: LogEntry, run: string): boolean {
-  return e.agent === DREAM_AGENT && (e.reason ?? '').split(' ')[2] === run && (e.reason ?? '').startsWith('dream run ');
+  return e.agent === DREAM_AGENT && runOf(e) === run;
+}
+
+/** The run a dream commit belongs to: its `Memvault-Run` trailer (or, failing that, its reason `dream run <id> …`). */
+function runOf(e: LogEntry): string | undefined {
+  if (e.run !== undefined) return e.run;
+  const r = e.reason ?? '';
+  return r.startsWith('dream run ') ? r.split(' ')[2] : undefined;
 }
 
 /** The newest dream commit no later commit reverted, or undefined. */
@@ -62,7 +69,7 @@ export async function undoRun(repo: GitRepo, run: string, byAgent: string): Prom
     const top = newestLive(entries);
     if (!top || !ofRun(top, run)) {
       if (commits.length) return { ok: true, run, commits, paths: [...paths] };
-      const later = top && (top.reason ?? '').startsWith('dream run ') ? (top.reason ?? '').split(' ')[2] : undefined;
+      const later = top ? runOf(top) : undefined;
       const anyOfRun = entries.some((e) => ofRun(e, run));
       if (top && anyOfRun && later)
         return fail('not_last_run', `dream run ${later} was made after ${run}: undo it first (memvault undo --run ${later})`);

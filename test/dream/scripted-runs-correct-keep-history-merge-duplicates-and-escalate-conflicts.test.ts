@@ -59,6 +59,7 @@ t.test('a correction replaces the wrong statement and the run advances the water
   const trailers = git(r.v.dir, 'log', '-2', '--format=%(trailers:only,unfold)');
   t.match(trailers, `Memvault-Agent: dream`);
   t.match(trailers, `Memvault-Reason: dream run ${res.id} batch 2026-11-23..2026-11-24`);
+  t.match(trailers, `Memvault-Run: ${res.id}\nMemvault-Batch: 2026-11-23..2026-11-24`);
   t.equal(git(r.v.dir, 'log', '--format=%s', '-1').trim(), 'memvault: write Memory/log.md', 'the watermark is its own commit');
   t.same(r.logHashes(), logs, 'the day logs are byte-identical');
   t.same(

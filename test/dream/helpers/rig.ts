@@ -86,7 +86,15 @@ export async function dreamRig(
   const commit = async (op: VaultOp, caller: Caller, privileged: boolean): Promise<MutationResult> => {
     const a = await writer.apply(op, { ...caller, privileged });
     if (!a.ok) return a;
-    const c = await repo.commit(a.paths, { op: op.op, paths: a.paths, agent: caller.agent, reason: caller.reason, skill: caller.skill });
+    const c = await repo.commit(a.paths, {
+      op: op.op,
+      paths: a.paths,
+      agent: caller.agent,
+      reason: caller.reason,
+      skill: caller.skill,
+      run: caller.run,
+      batch: caller.batch,
+    });
     if (!c.ok && c.reason !== 'nothing_to_commit') return { ok: false, reason: 'unavailable', message: c.message };
     return { ok: true, op: op.op, paths: a.paths, commit: c.ok ? c.sha : null, mtimeMs: a.mtimeMs, contentHash: a.contentHash };
   };
