@@ -61,7 +61,7 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
       minScore: cfg.search.min_score,
       defaultMode: cfg.search.default_mode,
       userId: cfg.user_id,
-      covered: coveredFilter(coveredPath(cfg.data_dir)),
+      covered: coveredFilter(coveredPath(cfg.data_dir), cfg.user_id),
     });
     // listen at once, the query model loading beside it (~0.5 s): keyword search answers meanwhile, and a search
     // that needs vectors waits for the model (up to 10 s) rather than degrade — a restarted gateway serves within ms

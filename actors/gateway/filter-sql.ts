@@ -35,12 +35,8 @@ export function filterSql(userId: string, f: SearchFilters): FilterSql {
     params['tags'] = JSON.stringify(f.tags.map((t) => t.replace(/^#/, '').toLowerCase()));
   }
   if (f.hideCovered) {
-    // a covered fact is hidden only while its page is in the index with the bytes that covered it
-    where.push(`NOT (d.source_type = 'fact' AND EXISTS (SELECT 1 FROM memory_documents p
-      WHERE p.user_id = d.user_id AND p.source_type = 'vault' AND p.deleted_at IS NULL
-        AND p.source_id = json_extract(@covered, '$."' || d.source_id || '"[0]')
-        AND p.content_hash = json_extract(@covered, '$."' || d.source_id || '"[1]')))`);
-    params['covered'] = f.hideCovered;
+    // the connection's temp table (actors/dream/covered-file.ts), kept in step with the covered set: one lookup a row
+    where.push(`(d.source_type <> 'fact' OR d.source_id NOT IN temp.dream_hidden)`);
   }
   const selective = Boolean(f.pathPrefix || f.sourceType || f.since !== undefined || (f.tags && f.tags.length > 0));
   return { where: where.join(' AND '), params, selective };

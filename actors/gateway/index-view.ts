@@ -88,7 +88,7 @@ export interface SearchLimits {
   defaultMode: 'hybrid' | 'bm25' | 'vector';
   userId: string;
   /** The dream's covered facts for the filter (actors/dream/covered-file.ts), hidden unless include_consolidated. */
-  covered?: () => string | null;
+  covered?: (db: Database.Database) => boolean;
 }
 
 /**
@@ -271,7 +271,7 @@ export class IndexView {
         since: sinceMs(f.since),
         tags: f.tags,
         includeSensitive: f.include_sensitive ?? false,
-        ...(f.include_consolidated ? {} : { hideCovered: l.covered?.() ?? undefined }),
+        ...(f.include_consolidated || !l.covered?.(this.#db) ? {} : { hideCovered: true }),
       },
     };
     const db = this.#db;
