@@ -46,6 +46,10 @@ export interface Args {
   refused: boolean;
   /** mcp: the agent token to call the daemon with (instead of the owner token). */
   tokenFile?: string;
+  /** consolidate: also retry a batch that failed dream.max_retries times. */
+  force: boolean;
+  /** undo: the dream run to revert. */
+  run?: string;
   rest: string[];
 }
 
@@ -84,6 +88,8 @@ export function parseArgs(argv: string[]): Args {
       rate: { type: 'string' },
       refused: { type: 'boolean', default: false },
       'token-file': { type: 'string' },
+      force: { type: 'boolean', default: false },
+      run: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -133,6 +139,8 @@ export function parseArgs(argv: string[]): Args {
     rate: values.rate,
     refused: values.refused ?? false,
     tokenFile: values['token-file'],
+    force: values.force ?? false,
+    run: values.run,
     rest: positionals,
   };
 }

@@ -25,6 +25,9 @@ const USAGE = `memvault — a memory vault daemon for AI agents
   memvault agents  add NAME --scope read|write|admin [--folders Inbox,Projects/Atlas] [--sensitive] [--rate 20/s]
                    | list [--json] | revoke NAME | rotate NAME   [--vault DIR]   agents' own credentials (token shown once)
   memvault audit   [--vault DIR] [--agent A] [--since 1d] [--refused] [--json]   the audit trail of tool calls and refusals
+  memvault consolidate [--vault DIR] [--force] [--json]               a dream run now (bypasses the gate; --force retries a skipped batch)
+  memvault dream status [--vault DIR] [--json]                        the dream: watermark, pending days, last run, failures
+  memvault undo    --run RUN_ID [--vault DIR] [--json]                revert every commit of one dream run
 
 Environment: MEMVAULT_LISTEN (HOST:PORT), MEMVAULT_DATA_DIR (default <vault>/.memvault).`;
 
@@ -61,6 +64,15 @@ export async function main(argv: string[]): Promise<void> {
         break;
       case 'mcp':
         code = await (await import('./commands/mcp.js')).mcpCommand(a);
+        break;
+      case 'consolidate':
+        code = await (await import('./commands/dream.js')).consolidateCommand(a);
+        break;
+      case 'dream':
+        code = await (await import('./commands/dream.js')).dreamStatusCommand(a);
+        break;
+      case 'undo':
+        code = await (await import('./commands/dream.js')).undoCommand(a);
         break;
       case 'run':
         code = await (await import('./commands/run.js')).runCommand(a);

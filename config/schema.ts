@@ -4,6 +4,7 @@ import { llmSchema } from './schema-llm.js';
 import { calendarSchema, schedulerSchema, skillsSchema, templatesSchema } from './schema-skills.js';
 import { webdavSchema } from './schema-webdav.js';
 import { agentsSchema, auditSchema } from './schema-agents.js';
+import { dreamSchema } from './schema-dream.js';
 
 const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:7411');
 
@@ -268,6 +269,7 @@ export const configSchema = z
     webdav: webdavSchema.default({}), // schema-webdav.ts
     agents: agentsSchema.default({}), // schema-agents.ts
     audit: auditSchema.default({}),
+    dream: dreamSchema.default({}), // schema-dream.ts
     log: z
       .object({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') })
       .strict()

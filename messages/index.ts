@@ -25,6 +25,7 @@ import type { SchedulerMsg, JobRunResult, JobsList, RunRefusal } from './to-sche
 import type { MutationResult, RememberResult } from './vault-ops.js';
 import type { MemoryMsg, AppendResult, CloseResult, ForgetEpisodeResult, PruneResult } from './to-memory.js';
 import type { PruneCounts } from './episodes.js';
+import type { DreamStatus, DreamUnavailable, TickResult, UndoRunResult } from './dream.js';
 
 export type AnyMsg = WatcherMsg | ChunkerMsg | EmbedderMsg | StoreMsg | GatewayMsg | MainMsg | GitMsg | SchedulerMsg | MemoryMsg;
 export type ActorName = 'watcher' | 'chunker' | 'embedder' | 'store' | 'gateway' | 'main' | 'git' | 'scheduler' | 'memory';
@@ -48,6 +49,11 @@ export interface Replies {
   'memory.close_session': CloseResult;
   'memory.forget_episode': ForgetEpisodeResult;
   'memory.prune': PruneResult;
+  'scheduler.dream_status': DreamStatus | DreamUnavailable;
+  'scheduler.consolidate': TickResult | DreamUnavailable;
+  'git.dream_journal': MutationResult;
+  'git.undo_run': UndoRunResult;
+  'git.dream_memory_md': MutationResult;
 }
 export type RequestType = keyof Replies;
 

@@ -114,6 +114,8 @@ export interface SearchFilters {
   tags?: string[];
   /** Sensitive notes (`memvault: local-only`, `sensitive: true`) are left out unless this is true. */
   includeSensitive?: boolean;
+  /** Leave out the facts the dream consolidated into a page that still holds them (the connection's `temp.dream_hidden`). */
+  hideCovered?: boolean;
 }
 
 export interface SearchRequest {

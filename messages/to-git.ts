@@ -9,4 +9,10 @@ export type GitMsg =
   /** Request (memory_remember): append one fact line to today's log in the memory folder and commit it; a RememberResult. */
   | { type: 'git.remember'; fact: FactInput; caller: Caller }
   /** Request (memory_forget): append tombstone lines (JSON) to the memory folder's tombstones.jsonl and commit; a MutationResult. */
-  | { type: 'git.forget'; lines: string[]; caller: Caller };
+  | { type: 'git.forget'; lines: string[]; caller: Caller }
+  /** Request (the dream): append one journal line to the memory folder's log.md (the watermark) and commit; a MutationResult. */
+  | { type: 'git.dream_journal'; line: string; caller: Caller }
+  /** Request (memvault undo --run): revert every commit of one dream run, newest first; an UndoRunResult. */
+  | { type: 'git.undo_run'; run: string; by: string }
+  /** Request (the dream): MEMORY.md at the vault root rewritten whole and committed; a MutationResult. */
+  | { type: 'git.dream_memory_md'; content: string; caller: Caller };

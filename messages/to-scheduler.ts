@@ -2,7 +2,13 @@
 // jobs. What a run comes to is data: written, skipped (idempotent, or nothing to do / idle), or failed with a reason.
 import type { Failure } from './common.js';
 
-export type SchedulerMsg = { type: 'scheduler.run'; job: string; date?: string; event?: string } | { type: 'scheduler.jobs' };
+export type SchedulerMsg =
+  | { type: 'scheduler.run'; job: string; date?: string; event?: string }
+  | { type: 'scheduler.jobs' }
+  /** GET /v1/dream, memvault dream status (actors/dream/cycle.ts). */
+  | { type: 'scheduler.dream_status' }
+  /** POST /v1/consolidate, memvault consolidate [--force]: bypasses the gate, never the lock. */
+  | { type: 'scheduler.consolidate'; force: boolean };
 
 export type RunOutcomeName = 'written' | 'skipped_idempotent' | 'skipped' | 'failed';
 

@@ -8,6 +8,9 @@ export interface Caller {
   reason?: string;
   /** The scheduler's skill that drafted the change (a `Memvault-Skill` trailer on its commit). */
   skill?: string;
+  /** The dream's run and batch (`Memvault-Run`, `Memvault-Batch` trailers): `memvault undo --run` finds them. */
+  run?: string;
+  batch?: string;
 }
 
 export type VaultOp =

@@ -64,6 +64,9 @@ export const ACTORS = {
       'memory.prune': 'POST /v1/prune (memvault prune)',
       'git.remember': 'memory_remember: one fact line appended to today’s log, committed',
       'git.forget': 'memory_forget of a fact: a tombstone appended, committed',
+      'scheduler.dream_status': 'GET /v1/dream, memvault dream status',
+      'scheduler.consolidate': 'POST /v1/consolidate, memvault consolidate',
+      'git.undo_run': 'memvault undo --run: every commit of one dream run reverted',
     },
   },
   store: {
@@ -199,7 +202,11 @@ export const ACTORS = {
     shutdownMs: 5_000,
     pools: true,
     sends: {},
-    requests: { 'git.mutate': 'a skill’s note: one commit with a Memvault-Skill trailer' },
+    requests: {
+      'git.mutate': 'a skill’s note: one commit with a Memvault-Skill trailer; a dream page',
+      'git.dream_journal': 'the dream’s watermark line in Memory/log.md',
+      'git.dream_memory_md': 'MEMORY.md regenerated after a dream run',
+    },
   },
 } as const satisfies Record<string, ActorSpec>;
 

@@ -9,6 +9,7 @@ import { assertNever, SOURCE_VAULT } from '../../messages/common.js';
 import type { GatewayMsg } from '../../messages/to-gateway.js';
 import type { Asks, Sends } from '../../supervisors/actors.js';
 import { IndexWaiter, MessageWriteBackend, WRITE_TIMEOUT_MS } from './write-backend.js';
+import { coveredFilter, coveredPath } from '../dream/covered-file.js';
 import { splitListen } from '../../config/load.js';
 import { modelBusy, providerSettings } from '../embedder/factory.js';
 import { poolClient, remoteQueryProvider } from '../embedder/pool-api.js';
@@ -63,6 +64,7 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
       minScore: cfg.search.min_score,
       defaultMode: cfg.search.default_mode,
       userId: cfg.user_id,
+      covered: coveredFilter(coveredPath(cfg.data_dir), cfg.user_id),
     });
     // listen at once, the query model loading beside it (~0.5 s): keyword search answers meanwhile, and a search
     // that needs vectors waits for the model (up to 10 s) rather than degrade — a restarted gateway serves within ms
@@ -136,6 +138,11 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
               list: () => init.request({ type: 'scheduler.jobs' }, JOBS_TIMEOUT_MS),
               run: (job: string, body: { date?: string; event?: string }) =>
                 init.request({ type: 'scheduler.run', job, ...body }, RUN_TIMEOUT_MS),
+            },
+            dream: {
+              status: () => init.request({ type: 'scheduler.dream_status' }, JOBS_TIMEOUT_MS),
+              consolidate: (force: boolean) => init.request({ type: 'scheduler.consolidate', force }, RUN_TIMEOUT_MS),
+              undoRun: (run: string, by: string) => init.request({ type: 'git.undo_run', run, by }, RUN_TIMEOUT_MS),
             },
           }
         : {}),

@@ -20,6 +20,8 @@ export const searchBody = z
         since: since.optional(),
         tags: z.array(z.string().min(1).max(200)).max(50).optional(),
         include_sensitive: z.boolean().optional(),
+        /** Facts the dream consolidated into a wiki page are hidden unless this is true (actors/dream/coverage.ts). */
+        include_consolidated: z.boolean().optional(),
       })
       .strict()
       .optional(),

@@ -34,6 +34,10 @@ export function filterSql(userId: string, f: SearchFilters): FilterSql {
       WHERE lower(have.value) = want.value OR substr(lower(have.value), 1, length(want.value) + 1) = want.value || '/'))`);
     params['tags'] = JSON.stringify(f.tags.map((t) => t.replace(/^#/, '').toLowerCase()));
   }
+  if (f.hideCovered) {
+    // the connection's temp table (actors/dream/covered-file.ts), kept in step with the covered set: one lookup a row
+    where.push(`(d.source_type <> 'fact' OR d.source_id NOT IN temp.dream_hidden)`);
+  }
   const selective = Boolean(f.pathPrefix || f.sourceType || f.since !== undefined || (f.tags && f.tags.length > 0));
   return { where: where.join(' AND '), params, selective };
 }

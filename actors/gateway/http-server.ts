@@ -7,6 +7,7 @@ import { readJsonBody, sendJson } from './http-body.js';
 import type { IndexView } from './index-view.js';
 import type { LlmStatus } from './llm-status.js';
 import { type JobsBackend, routeJobs } from './jobs-routes.js';
+import { type DreamBackend, routeDream } from './dream-routes.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { Retrieve } from './retrieval.js';
 import type { ToolGateway } from './tools/gateway.js';
@@ -37,6 +38,8 @@ export interface HttpDeps {
   llm?: () => LlmStatus;
   /** The scheduler's jobs at /v1/jobs (jobs-routes.ts); absent when it does not run. */
   jobs?: JobsBackend;
+  /** The dream at /v1/dream and /v1/consolidate (dream-routes.ts); absent when the scheduler does not run. */
+  dream?: DreamBackend;
   /** POST /v1/reconcile: the watcher compares the whole vault with the index again. */
   reconcile?: () => void;
   /** POST /v1/episodes, session close, prune (absent where no memory actor runs). */
@@ -108,6 +111,8 @@ export function createHttpServer(d: HttpDeps): Server {
       if (tool) return tool;
       const job = routeJobs(d.jobs, req, res, p);
       if (job) return job;
+      const dream = routeDream(d.dream, req, res, p, principal.name);
+      if (dream) return dream;
       const episodes = d.episodes ? routeEpisodes({ ...d.episodes, view: d.view, metrics: d.metrics }, req, res, p, principal) : null;
       if (episodes) return episodes;
       if (p === '/v1/status' && req.method === 'GET') {
@@ -162,6 +167,8 @@ function routeLabel(url: string | undefined): string {
   const p = (url ?? '/').split('?')[0] ?? '/';
   if (p.startsWith('/v1/tools')) return '/v1/tools';
   if (p.startsWith('/v1/jobs')) return '/v1/jobs';
+  if (p.startsWith('/v1/dream')) return '/v1/dream';
+  if (p === '/v1/consolidate') return p;
   if (p.startsWith('/v1/episodes')) return '/v1/episodes';
   if (p === '/dav' || p.startsWith('/dav/')) return '/dav';
   return ['/', '/login', '/healthz', '/metrics', '/v1/status', '/v1/search', '/v1/reindex', '/v1/reconcile', '/v1/prune', '/mcp'].includes(

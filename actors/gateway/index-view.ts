@@ -87,6 +87,8 @@ export interface SearchLimits {
   minScore: number;
   defaultMode: 'hybrid' | 'bm25' | 'vector';
   userId: string;
+  /** The dream's covered facts for the filter (actors/dream/covered-file.ts), hidden unless include_consolidated. */
+  covered?: (db: Database.Database) => boolean;
 }
 
 /**
@@ -269,6 +271,7 @@ export class IndexView {
         since: sinceMs(f.since),
         tags: f.tags,
         includeSensitive: f.include_sensitive ?? false,
+        ...(f.include_consolidated || !l.covered?.(this.#db) ? {} : { hideCovered: true }),
       },
     };
     const db = this.#db;

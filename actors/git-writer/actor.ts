@@ -24,6 +24,7 @@ import { memoryPaths } from '../memory/paths.js';
 import { planForget, planRemember } from './memory-writes.js';
 import type { CommitOp } from './git-message.js';
 import type { RememberResult } from '../../messages/vault-ops.js';
+import { MEMORY_MD, planJournal, undoRun } from './dream-writes.js';
 
 const { b, board, log } = boot();
 let notify: (m: MainMsg & Sends<'git'>) => void = () => {};
@@ -206,6 +207,8 @@ async function applyAndCommit(s: Ready, op: VaultOp, caller: Caller, intent0: In
     agent: caller.agent,
     reason: caller.reason,
     skill: caller.skill,
+    run: caller.run,
+    batch: caller.batch,
   };
   const c = await s.repo.commit(applied.paths, meta);
   phases.observe({ phase: 'commit' }, (performance.now() - fileDone) / 1000);
@@ -330,6 +333,55 @@ runActor<GitMsg, Sends<'git'>, State>(
         writes.inc({ op: 'forget', outcome: result.ok ? 'ok' : result.reason });
         if (result.ok) touched(ctx, result.paths);
         ctx.reply(result);
+        return;
+      }
+      case 'git.dream_journal': {
+        const caller = { ...msg.caller, mayReadSensitive: false };
+        const result: MutationResult =
+          s.kind === 'off'
+            ? fail('unavailable', s.reason)
+            : await serial(async () =>
+                mutate(s, await planJournal(cfg.vault, memory, msg.line), caller, { commitOp: 'write', privileged: true }),
+              );
+        writes.inc({ op: 'dream_journal', outcome: result.ok ? 'ok' : result.reason });
+        if (result.ok) touched(ctx, result.paths);
+        ctx.reply(result);
+        return;
+      }
+      case 'git.dream_memory_md': {
+        const caller = { ...msg.caller, mayReadSensitive: false };
+        const op: VaultOp = { op: 'write', path: MEMORY_MD, content: msg.content };
+        const result: MutationResult =
+          s.kind === 'off'
+            ? fail('unavailable', s.reason)
+            : await serial(async () => mutate(s, op, caller, { commitOp: 'write', privileged: true }));
+        writes.inc({ op: 'dream_memory_md', outcome: result.ok ? 'ok' : result.reason });
+        if (result.ok) touched(ctx, result.paths);
+        ctx.reply(result);
+        return;
+      }
+      case 'git.undo_run': {
+        if (s.kind === 'off') {
+          ctx.reply(fail('git_failed', s.reason));
+          return;
+        }
+        const r = await serial(async () => {
+          await ensureRepo(s);
+          const u = await undoRun(s.repo, msg.run, msg.by);
+          if (u.ok) await own.record(u.paths);
+          return u;
+        });
+        undos.inc({ outcome: r.ok ? 'ok' : r.reason });
+        log.info(
+          { event: 'vault_undo_run', run: msg.run, outcome: r.ok ? 'ok' : r.reason, commits: r.ok ? r.commits : undefined },
+          'dream run undone',
+        );
+        if (r.ok) {
+          commits.inc({ kind: 'undo' }, r.commits.length);
+          notify({ type: 'main.committed', kind: 'undo', sha: r.commits[r.commits.length - 1]!, paths: r.paths });
+          touched(ctx, r.paths);
+        }
+        ctx.reply(r);
         return;
       }
       case 'git.undo': {

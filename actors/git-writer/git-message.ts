@@ -23,6 +23,9 @@ export interface CommitMessage {
   reverts?: string;
   /** The scheduler's skill that wrote it (meeting_note, daily_reflection, …). */
   skill?: string;
+  /** The dream's run id and batch (`first..last`). */
+  run?: string;
+  batch?: string;
   /** A sentence for people, placed between subject and trailers. */
   note?: string;
 }
@@ -48,6 +51,8 @@ export interface LogEntry {
   /** From a `Memvault-Reverts:` trailer, or from the "This reverts commit <sha>." line `git revert` writes. */
   reverts?: string;
   skill?: string;
+  run?: string;
+  batch?: string;
 }
 
 const REASON_MAX = 300;
@@ -116,6 +121,8 @@ export function renderMessage(msg: CommitMessage): string {
   if (msg.reason !== undefined && sanitizeLine(msg.reason) !== '') trailers.push(`Memvault-Reason: ${sanitizeLine(msg.reason)}`);
   if (msg.reverts !== undefined) trailers.push(`Memvault-Reverts: ${msg.reverts}`);
   if (msg.skill !== undefined) trailers.push(`Memvault-Skill: ${sanitizeLine(msg.skill, 120)}`);
+  if (msg.run !== undefined) trailers.push(`Memvault-Run: ${sanitizeLine(msg.run, 120)}`);
+  if (msg.batch !== undefined) trailers.push(`Memvault-Batch: ${sanitizeLine(msg.batch, 120)}`);
   const note = msg.note === undefined ? '' : `${sanitizeLine(msg.note, 1000)}\n\n`;
   return `${subjectOf(msg)}\n\n${note}${trailers.join('\n')}\n`;
 }
@@ -163,6 +170,8 @@ export function parseLog(stdout: string): LogEntry[] {
       else if (key === 'memvault-reason') e.reason = value;
       else if (key === 'memvault-reverts' && /^[0-9a-f]{40,64}$/.test(value)) e.reverts = value;
       else if (key === 'memvault-skill') e.skill = value;
+      else if (key === 'memvault-run') e.run = value;
+      else if (key === 'memvault-batch') e.batch = value;
     }
     if (e.reverts === undefined) {
       const m = REVERT_LINE.exec(body);

@@ -27,6 +27,7 @@ import { systemZone } from './schedule.js';
 import type { SkillEnv } from './skills/skill.js';
 import { FileStateStore } from './state-file.js';
 import { SkillWriter } from './writer.js';
+import { DreamService } from '../dream/service.js';
 
 const { b, board, log } = boot();
 const cfg = b.config;
@@ -59,6 +60,8 @@ interface State {
   core: SchedulerCore | null;
   /** Why the scheduler cannot run anything (templates broken), or null. */
   off: string | null;
+  /** The dream agent (actors/dream/service.ts), hosted here for the LLM client and the index view. */
+  dream?: DreamService;
 }
 
 runActor<SchedulerMsg, Sends<'scheduler'>, State, Asks<'scheduler'>>(
@@ -77,6 +80,23 @@ runActor<SchedulerMsg, Sends<'scheduler'>, State, Asks<'scheduler'>>(
         try {
           const r = await core.runNow(msg.job, { ...(msg.date ? { date: msg.date } : {}), ...(msg.event ? { event: msg.event } : {}) });
           ctx.reply(r ?? fail('unknown_job', `no job named "${msg.job}"; GET /v1/jobs lists them`));
+        } finally {
+          clearInterval(beat);
+        }
+        return;
+      }
+      case 'scheduler.dream_status':
+        ctx.reply(ctx.state.dream ? await ctx.state.dream.status() : fail('unavailable', ctx.state.off ?? 'the dream is not running'));
+        return;
+      case 'scheduler.consolidate': {
+        const dream = ctx.state.dream;
+        if (!dream) {
+          ctx.reply(fail('unavailable', ctx.state.off ?? 'the dream is not running'));
+          return;
+        }
+        const beat = setInterval(() => ctx.progress(), PROGRESS_MS);
+        try {
+          ctx.reply(await dream.consolidate(msg.force));
         } finally {
           clearInterval(beat);
         }
@@ -163,7 +183,21 @@ runActor<SchedulerMsg, Sends<'scheduler'>, State, Asks<'scheduler'>>(
     });
     void health.start(); // a slow endpoint must not hold up the start: jobs see `checking` meanwhile
     core.start();
-    return { core, off: null };
+    const dream = new DreamService({
+      cfg,
+      tz,
+      llm,
+      view,
+      clock: wallClock,
+      registry: init.metrics,
+      mutate: (op, caller) => init.request({ type: 'git.mutate', op, caller: { ...caller, mayReadSensitive: false } }, WRITE_TIMEOUT_MS),
+      journal: (line, caller) => init.request({ type: 'git.dream_journal', line, caller }, WRITE_TIMEOUT_MS),
+      memoryMd: (content, caller) => init.request({ type: 'git.dream_memory_md', content, caller }, WRITE_TIMEOUT_MS),
+      idle: () => health.idleReason(),
+      log: (event, fields) => log.info({ ...fields, event }, event),
+    });
+    dream.start();
+    return { core, off: null, dream };
   },
   { concurrency: 8 },
 );

@@ -12,7 +12,7 @@ import { callDaemon, findDaemon } from '../client.js';
 type Endpoint = { url: string; token: string };
 
 /** The running daemon, or one started here (stopped by the returned function). */
-async function daemonFor(a: Args): Promise<{ d: Endpoint; stop: () => Promise<void> }> {
+export async function daemonFor(a: Args): Promise<{ d: Endpoint; stop: () => Promise<void> }> {
   const cfg = configFor(a, { vaultRequired: false });
   const running = await findDaemon(cfg.data_dir);
   if (running) return { d: running, stop: async () => {} };

@@ -1,6 +1,6 @@
 // `make chaos`: the long reliability campaign (issue 4) — kill -9 cycles, actor faults, overload, hostile input,
 // disk and clock faults — printed as one table and saved to bench/results/chaos.json. `--quick` runs the CI sizes;
-// `--only=crash,faults,overload,hostile,disk,episodes` runs some parts, `--merge` keeps the other parts of the last saved run.
+// `--only=crash,faults,overload,hostile,disk,episodes,dream` runs some parts, `--merge` keeps the other parts of the last saved run.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { runOverload, type OverloadReport } from './overload.js';
 import { runHostile, type HostileReport } from './hostile.js';
 import { runDiskClock, type DiskClockReport } from './disk-clock.js';
 import { runEpisodeCrash, type EpisodeCrashReport } from './episodes-burst.js';
+import { runDreamKill, type DreamKillReport } from './dream-kill.js';
 
 const LONG = { cycles: 100, rounds: 5, notes: 10_000, agents: 8, inputs: 20_000, episodeCycles: 30 };
 const QUICK = { cycles: 10, rounds: 1, notes: 1_500, agents: 8, inputs: 10_000, episodeCycles: 3 };
@@ -48,6 +49,7 @@ interface Results {
   hostile?: HostileReport;
   diskClock?: DiskClockReport;
   episodes?: EpisodeCrashReport;
+  dream?: DreamKillReport;
   took: Record<string, number>;
 }
 const r: Results = { took: {} };
@@ -67,12 +69,14 @@ if (want('overload')) r.overload = await part('overload', () => runOverload({ no
 if (want('hostile')) r.hostile = await part('hostile', () => runHostile({ inputs: o.inputs, seed: o.seed, log: say }));
 if (want('disk')) r.diskClock = await part('disk', () => runDiskClock());
 if (want('episodes')) r.episodes = await part('episodes', () => runEpisodeCrash({ cycles: o.episodeCycles, seed: o.seed, log: say }));
+if (want('dream')) r.dream = await part('dream', () => runDreamKill({ cycles: Math.max(2, o.episodeCycles), seed: o.seed, log: say }));
 
 const out = path.join(REPO, 'bench', 'results', process.argv.includes('--quick') ? 'chaos-quick.json' : 'chaos.json');
 // `--merge`: parts not run this time are taken from the last saved run (e.g. `--only=crash` then the rest)
 if (process.argv.includes('--merge') && existsSync(out)) {
   const old = JSON.parse(readFileSync(out, 'utf8')) as Results;
-  for (const k of ['crash', 'faults', 'overload', 'hostile', 'diskClock', 'episodes'] as const) if (!r[k] && old[k]) (r as any)[k] = old[k];
+  for (const k of ['crash', 'faults', 'overload', 'hostile', 'diskClock', 'episodes', 'dream'] as const)
+    if (!r[k] && old[k]) (r as any)[k] = old[k];
   for (const [k, v] of Object.entries(old.took ?? {})) r.took[k] ??= v;
 }
 
@@ -133,6 +137,10 @@ if (r.episodes) {
   rows.push(['episode requests cut off by the kill (not acknowledged)', String(e.cutOff)]);
   rows.push(['episodes: restart → caught up p50 / max', ms(e.caughtUpMs)]);
 }
+if (r.dream) {
+  rows.push(['dream: kill -9 cycles mid-run / pages the killed runs wrote', `${r.dream.cycles} / ${r.dream.pagesBeforeKill}`]);
+  rows.push(['dream: watermark after the resumed run', r.dream.watermark ?? '—']);
+}
 const problems = [
   ...(r.crash?.problems ?? []),
   ...(r.faults?.problems ?? []),
@@ -140,6 +148,7 @@ const problems = [
   ...(r.hostile?.problems ?? []),
   ...(r.diskClock?.problems ?? []),
   ...(r.episodes?.problems ?? []),
+  ...(r.dream?.problems ?? []),
 ];
 rows.push(['problems', String(problems.length)]);
 

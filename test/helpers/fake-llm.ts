@@ -34,6 +34,7 @@ export class FakeLlm {
   readonly requests: Recorded[] = [];
   readonly #queue: Scripted[] = [];
   #responder: ((r: Recorded) => Scripted | undefined) | null = null;
+  #waiters: Array<(r: Recorded) => void> = [];
   readonly #sockets = new Set<Socket>();
   /** What GET /v1/models answers: a status, and the model ids listed when it is 200. */
   models: { status: number; ids: string[] } = { status: 200, ids: ['fake-model'] };
@@ -69,6 +70,11 @@ export class FakeLlm {
     return this;
   }
 
+  /** Resolves with the next chat request as it arrives (before it is answered): a test awaits a run under way. */
+  nextChat(): Promise<Recorded> {
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
   chats(): Recorded[] {
     return this.requests.filter((r) => r.path.endsWith('/chat/completions'));
   }
@@ -100,6 +106,8 @@ export class FakeLlm {
       json(res, 404, { error: { message: `no route ${req.method} ${path}` } });
       return;
     }
+    const waiters = this.#waiters.splice(0);
+    for (const w of waiters) w(rec);
     const a = this.#queue.shift() ?? this.#responder?.(rec) ?? { status: 500, body: 'fake-llm: no scripted answer left' };
     answer(res, a, body?.model ?? 'fake-model');
   }

@@ -38,6 +38,9 @@ export function routeOf(p: string): RouteName | 'tool' | null {
     '/v1/prune': 'prune',
     '/v1/reindex': 'reindex',
     '/v1/reconcile': 'reconcile',
+    '/v1/dream': 'dream_status',
+    '/v1/consolidate': 'consolidate',
+    '/v1/dream/undo': 'dream_undo',
   };
   return plain[p] ?? null;
 }

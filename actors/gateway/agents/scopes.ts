@@ -29,6 +29,9 @@ export const ROUTE_SCOPE = {
   jobs: 'admin',
   reindex: 'admin',
   reconcile: 'admin',
+  dream_status: 'read',
+  consolidate: 'admin',
+  dream_undo: 'admin',
 } as const satisfies Record<string, Scope>;
 export type RouteName = keyof typeof ROUTE_SCOPE;
 
