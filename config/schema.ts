@@ -1,5 +1,6 @@
 // The configuration schema: one YAML file, validated with zod; unknown keys are errors so typos never pass silently.
 import { z } from 'zod';
+import { knowledgeSchema } from './schema-knowledge.js';
 import { llmSchema } from './schema-llm.js';
 import { calendarSchema, schedulerSchema, skillsSchema, templatesSchema } from './schema-skills.js';
 
@@ -263,6 +264,7 @@ export const configSchema = z
     memory: memorySchema.default({}),
     retention: retentionSchema.default({}),
     recall: recallSchema.default({}),
+    knowledge: knowledgeSchema.default({}), // schema-knowledge.ts
     log: z
       .object({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') })
       .strict()

@@ -34,6 +34,8 @@ export interface ToolDeps {
   reserved: (rel: string) => boolean;
   /** Top-level folders agents may write (writes.allowlist; none with writes off): the MCP instructions name them. */
   writable: readonly string[];
+  /** Fact predicates (config knowledge) and where facts about a subject without a note go. */
+  knowledge: { singleValued: ReadonlySet<string>; temporary: ReadonlySet<string>; entitiesFolder: string };
   log: EventLogger;
   metrics: ToolMetrics;
   version: string;
@@ -42,7 +44,10 @@ export interface ToolDeps {
 /** The settings-derived part of ToolDeps. */
 export function toolLimits(
   cfg: Config,
-): Pick<ToolDeps, 'vault' | 'ignore' | 'maxReadBytes' | 'maxWriteBytes' | 'mayReadSensitive' | 'waitTimeoutMs' | 'writable' | 'reserved'> {
+): Pick<
+  ToolDeps,
+  'vault' | 'ignore' | 'maxReadBytes' | 'maxWriteBytes' | 'mayReadSensitive' | 'waitTimeoutMs' | 'writable' | 'reserved' | 'knowledge'
+> {
   return {
     vault: cfg.vault,
     ignore: cfg.watcher.ignore,
@@ -52,5 +57,10 @@ export function toolLimits(
     waitTimeoutMs: 15_000,
     writable: cfg.writes.enabled ? cfg.writes.allowlist : [],
     reserved: memoryPaths(cfg.memory.folder).isReserved,
+    knowledge: {
+      singleValued: new Set(cfg.knowledge.single_valued),
+      temporary: new Set(cfg.knowledge.temporary),
+      entitiesFolder: `${cfg.memory.folder}/Entities`,
+    },
   };
 }

@@ -16,6 +16,7 @@ import {
 } from './schemas.js';
 import { toolFail, type CallContext, type ToolOutcome, type ToolServer, type WriteBackend } from './types.js';
 import { def, type ToolDef, type ToolName } from './tool-def.js';
+import { factTools } from './fact-tools.js';
 import { memoryTools } from './memory-tools.js';
 import { mcpInstructions } from './instructions.js';
 import { vaultList } from './vault-list.js';
@@ -139,6 +140,7 @@ export class ToolGateway implements ToolServer {
         },
       }),
       ...memoryTools(d),
+      ...factTools(d),
     ];
     this.#defs = new Map(defs.map((x) => [x.name, x as ToolDef<z.ZodTypeAny>]));
   }
