@@ -35,6 +35,12 @@ export interface Args {
   /** forget: an episode id (chat:<session>:<message>, task:<id>, correction:<id>). */
   episode?: string;
   reason?: string;
+  /** facts, timeline, add-fact, invalidate: the entity, the instant, the predicate, the end, a passing fact. */
+  entity?: string;
+  at?: string;
+  predicate?: string;
+  until?: string;
+  temporary: boolean;
   rest: string[];
 }
 
@@ -66,6 +72,11 @@ export function parseArgs(argv: string[]): Args {
       confirm: { type: 'boolean', default: false },
       episode: { type: 'string' },
       reason: { type: 'string' },
+      entity: { type: 'string' },
+      at: { type: 'string' },
+      predicate: { type: 'string' },
+      until: { type: 'string' },
+      temporary: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -108,6 +119,11 @@ export function parseArgs(argv: string[]): Args {
     confirm: values.confirm ?? false,
     episode: values.episode,
     reason: values.reason,
+    entity: values.entity,
+    at: values.at,
+    predicate: values.predicate,
+    until: values.until,
+    temporary: values.temporary ?? false,
     rest: positionals,
   };
 }

@@ -21,6 +21,11 @@ const USAGE = `memvault — a memory vault daemon for AI agents
   memvault forget  [--vault DIR] FACT_ID | --query TEXT [--confirm] | --episode ID [--reason WHY]
   memvault prune   [--vault DIR] [--json]                             the retention sweep now
   memvault recall  [--vault DIR] [--since 7d] [--top 20] [--json]     the memories searches brought back most
+  memvault facts   [--vault DIR] [--entity E] [--predicate P] [--at DATE] [--json]   the facts true at an instant (default now)
+  memvault timeline ENTITY [--vault DIR] [--json]                     every fact about or pointing at ENTITY, ended ones too
+  memvault add-fact SUBJECT PREDICATE OBJECT [--from DATE] [--until DATE] [--temporary] [--vault DIR]
+  memvault invalidate FACT_ID [--at DATE] [--vault DIR]               the fact ended (adds [until:: DATE] to its line)
+  memvault delete-fact FACT_ID [--vault DIR]                          remove a wrong fact's line (a commit)
 
 Environment: MEMVAULT_LISTEN (HOST:PORT), MEMVAULT_DATA_DIR (default <vault>/.memvault).`;
 
@@ -78,6 +83,13 @@ export async function main(argv: string[]): Promise<void> {
         break;
       case 'recall':
         code = await (await import('./commands/recall.js')).recallCommand(a);
+        break;
+      case 'facts':
+      case 'timeline':
+      case 'add-fact':
+      case 'invalidate':
+      case 'delete-fact':
+        code = await (await import('./commands/facts.js')).factsCommand(command, a);
         break;
       default:
         throw new UsageError(`unknown command "${command}"`);

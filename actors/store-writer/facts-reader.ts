@@ -129,14 +129,18 @@ function oneValueEach(rows: FactRow[], q: FactsQuery): FactRow[] {
   );
 }
 
-/** Every fact about `entity` or whose object is it (text or link), invalidated ones included, in time order. */
+/**
+ * Every fact about `entity` or whose object is it (text or link), invalidated ones included, in time order: by when
+ * it began (its `from`; without one, its `until` or when it was recorded, whichever is earlier), then by when it ended.
+ */
 export function timeline(db: Database, entity: string, opts: { includeSensitive?: boolean; userId?: string } = {}): FactRow[] {
   const rows = prepared(
     db,
     `SELECT ${COLUMNS} FROM knowledge_facts f
      WHERE f.user_id = @userId AND (f.subject = @entity COLLATE NOCASE OR f.object = @entity COLLATE NOCASE
        OR f.object_link = @entity COLLATE NOCASE)
-     ORDER BY COALESCE(f.valid_from, f.recorded_at), f.recorded_at, f.id`,
+     ORDER BY COALESCE(f.valid_from, MIN(COALESCE(f.valid_until, f.recorded_at), f.recorded_at)),
+       COALESCE(f.valid_until, f.invalidated_at, 9e15), f.id`,
   ).all({ userId: opts.userId ?? 'default', entity }) as Raw[];
   return rows.map(toRow).filter((r) => opts.includeSensitive || !r.sensitive);
 }
