@@ -9,6 +9,19 @@ export const knowledgeSchema = z
     single_valued: z.array(predicate).default(['works_at', 'lives_in', 'has_role', 'has_status']),
     // these never supersede anything, and their facts are listed beside the lasting ones
     temporary: z.array(predicate).default(['staying_in', 'visiting']),
+    // the vault owner's note title: their facts open the context's known facts (default writes.person.name)
+    owner: z.string().min(1).max(200).optional(),
+    context: z
+      .object({
+        // days of the fact log (today included) put in the context as dated memories
+        auto_load_days: z.number().int().min(0).max(60).default(3),
+        // the context's size when a request names none
+        max_chars: z.number().int().min(200).max(1_000_000).default(12_000),
+        // search results put in the context as recalled memories
+        recall_k: z.number().int().min(0).max(50).default(5),
+      })
+      .strict()
+      .default({}),
   })
   .strict()
   .superRefine((k, ctx) => {

@@ -85,7 +85,8 @@ export function createHttpServer(d: HttpDeps): Server {
         res.setHeader('www-authenticate', 'Bearer');
         throw new HttpFailure(401, 'unauthorized', 'send `Authorization: Bearer <token>`; the token is in <data dir>/token');
       }
-      const tool = d.tools ? routeTools(d.tools, req, res, p) : null;
+      // POST /v1/context is the memory_context tool (context-tool.ts) at a route of its own
+      const tool = d.tools ? routeTools(d.tools, req, res, p === '/v1/context' ? '/v1/tools/memory_context' : p) : null;
       if (tool) return tool;
       const job = routeJobs(d.jobs, req, res, p);
       if (job) return job;
@@ -135,6 +136,7 @@ function routeLabel(url: string | undefined): string {
   if (p.startsWith('/v1/tools')) return '/v1/tools';
   if (p.startsWith('/v1/jobs')) return '/v1/jobs';
   if (p.startsWith('/v1/episodes')) return '/v1/episodes';
+  if (p === '/v1/context') return '/v1/context';
   return ['/healthz', '/metrics', '/v1/status', '/v1/search', '/v1/reindex', '/v1/reconcile', '/v1/prune', '/mcp'].includes(p)
     ? p
     : 'other';

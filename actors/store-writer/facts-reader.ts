@@ -1,6 +1,7 @@
 // Reads knowledge_facts: the facts current at an instant (valid time from the notes, what the vault says now) and an
 // entity's timeline (every row about or pointing at it, invalidated ones included), on any connection to the index.
 import type { Database } from 'better-sqlite3';
+import { resolveLink } from './facts-writer.js';
 import { prepared } from './statement-cache.js';
 
 /** One fact as tools, the CLI and the context endpoint show it (times are epoch ms). */
@@ -27,6 +28,8 @@ export interface FactsQuery {
   /** A subject (a note's title), case-insensitive; all subjects when absent. */
   entity?: string;
   predicate?: string;
+  /** Facts whose object is this (text or link target), case-insensitive. */
+  object?: string;
   /** Epoch ms; default now. */
   at: number;
   /** Predicates holding one value at a time: of several current values, the one known at `at` and latest wins. */
@@ -38,13 +41,13 @@ export interface FactsQuery {
 
 const COLUMNS = `f.id, f.subject, f.predicate, f.object, f.valid_from, f.valid_until, f.temporary, f.confidence,
   f.recorded_at, f.invalidated_at, f.source_path, f.source_line, f.problem,
-  COALESCE(f.object_path, (SELECT o.source_id FROM memory_documents o
-     WHERE o.user_id = f.user_id AND o.source_type = 'vault' AND o.deleted_at IS NULL AND f.object_link IS NOT NULL
-       AND (o.source_id = f.object_link || '.md' OR o.title = f.object_link COLLATE NOCASE) LIMIT 1)) AS object_path,
+  f.object_path, f.object_link, f.user_id,
   COALESCE((SELECT d.sensitive FROM memory_documents d WHERE d.id = f.document_id), 0) AS sensitive`;
 
 interface Raw {
   id: number;
+  object_link: string | null;
+  user_id: string;
   subject: string;
   predicate: string;
   object: string;
@@ -61,13 +64,14 @@ interface Raw {
   problem: string | null;
 }
 
-function toRow(r: Raw): FactRow {
+function toRow(db: Database, r: Raw): FactRow {
   return {
     id: r.id,
     subject: r.subject,
     predicate: r.predicate,
     object: r.object,
-    objectPath: r.object_path,
+    // a note made after the fact line was indexed is found now
+    objectPath: r.object_path ?? (r.object_link === null ? null : resolveLink(db, r.user_id, r.object_link)),
     validFrom: r.valid_from,
     validUntil: r.valid_until,
     temporary: r.temporary === 1,
@@ -92,6 +96,7 @@ export function factsAt(db: Database, q: FactsQuery): FactRow[] {
     WHERE g.document_id = f.document_id AND g.invalidated_at IS NULL AND g.predicate = f.predicate AND g.object = f.object)))`);
   if (q.entity !== undefined) where.push(`f.subject = @entity COLLATE NOCASE`);
   if (q.predicate !== undefined) where.push(`f.predicate = @predicate`);
+  if (q.object !== undefined) where.push(`(f.object = @object COLLATE NOCASE OR f.object_link = @object COLLATE NOCASE)`);
   const rows = (
     prepared(
       db,
@@ -101,10 +106,11 @@ export function factsAt(db: Database, q: FactsQuery): FactRow[] {
       at: q.at,
       entity: q.entity ?? null,
       predicate: q.predicate ?? null,
+      object: q.object ?? null,
       limit: q.limit ?? 1000,
     }) as Raw[]
   )
-    .map(toRow)
+    .map((r) => toRow(db, r))
     .filter((r) => q.includeSensitive || !r.sensitive);
   return oneValueEach(rows, q);
 }
@@ -142,11 +148,22 @@ export function timeline(db: Database, entity: string, opts: { includeSensitive?
      ORDER BY COALESCE(f.valid_from, MIN(COALESCE(f.valid_until, f.recorded_at), f.recorded_at)),
        COALESCE(f.valid_until, f.invalidated_at, 9e15), f.id`,
   ).all({ userId: opts.userId ?? 'default', entity }) as Raw[];
-  return rows.map(toRow).filter((r) => opts.includeSensitive || !r.sensitive);
+  return rows.map((r) => toRow(db, r)).filter((r) => opts.includeSensitive || !r.sensitive);
 }
 
 /** One fact by id (live or not), or null. */
 export function factById(db: Database, id: number, userId = 'default'): FactRow | null {
   const r = prepared(db, `SELECT ${COLUMNS} FROM knowledge_facts f WHERE f.id = ? AND f.user_id = ?`).get(id, userId) as Raw | undefined;
-  return r ? toRow(r) : null;
+  return r ? toRow(db, r) : null;
+}
+
+/** Names that have current facts (subjects, and link targets of objects): what a query may mention. */
+export function factNames(db: Database, userId = 'default'): string[] {
+  return prepared(
+    db,
+    `SELECT subject FROM knowledge_facts WHERE user_id = ? AND invalidated_at IS NULL
+     UNION SELECT object_link FROM knowledge_facts WHERE user_id = ? AND invalidated_at IS NULL AND object_link IS NOT NULL`,
+  )
+    .pluck()
+    .all(userId, userId) as string[];
 }

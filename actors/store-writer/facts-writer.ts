@@ -16,18 +16,23 @@ export function factKey(f: FactDraft): string {
   return JSON.stringify([f.predicate, f.object, f.objectLink, f.validFrom, f.validUntil, f.temporary, f.confidence]);
 }
 
-/** The live vault note a wikilink names (its path, or its title), or null when none does yet. */
-function resolveLink(db: Database, userId: string, link: string): string | null {
+/** The live vault note a wikilink names (by path, else by title: both indexed lookups), or null when none does yet. */
+export function resolveLink(db: Database, userId: string, link: string): string | null {
+  const byPath = prepared(
+    db,
+    `SELECT source_id FROM memory_documents WHERE user_id = ? AND source_type = 'vault' AND source_id = ? AND deleted_at IS NULL`,
+  )
+    .pluck()
+    .get(userId, `${link}.md`) as string | undefined;
+  if (byPath !== undefined) return byPath;
   return (
     (prepared(
       db,
-      `SELECT source_id FROM memory_documents
-       WHERE user_id = ? AND source_type = 'vault' AND deleted_at IS NULL
-         AND (source_id = ? || '.md' OR source_id LIKE '%/' || ? || '.md' OR title = ? COLLATE NOCASE)
-       ORDER BY source_id = ? || '.md' DESC, length(source_id) LIMIT 1`,
+      `SELECT source_id FROM memory_documents WHERE user_id = ? AND title = ? COLLATE NOCASE AND source_type = 'vault'
+       AND deleted_at IS NULL ORDER BY length(source_id), source_id LIMIT 1`,
     )
       .pluck()
-      .get(userId, link, link, link, link) as string | undefined) ?? null
+      .get(userId, link.slice(link.lastIndexOf('/') + 1)) as string | undefined) ?? null
   );
 }
 

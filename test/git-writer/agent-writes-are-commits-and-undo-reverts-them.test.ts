@@ -18,6 +18,7 @@ t.test('agent writes are single commits, undo reverts them, people are committed
   const tools = (await client.listTools()).tools.map((x) => x.name).sort();
   t.same(tools, [
     'memory_add_fact',
+    'memory_context',
     'memory_delete_fact',
     'memory_facts',
     'memory_forget',

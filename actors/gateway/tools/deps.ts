@@ -35,7 +35,16 @@ export interface ToolDeps {
   /** Top-level folders agents may write (writes.allowlist; none with writes off): the MCP instructions name them. */
   writable: readonly string[];
   /** Fact predicates (config knowledge) and where facts about a subject without a note go. */
-  knowledge: { singleValued: ReadonlySet<string>; temporary: ReadonlySet<string>; entitiesFolder: string };
+  knowledge: {
+    singleValued: ReadonlySet<string>;
+    temporary: ReadonlySet<string>;
+    entitiesFolder: string;
+    /** The owner's note title: their facts open the context. */
+    owner: string;
+    autoLoadDays: number;
+    maxChars: number;
+    recallK: number;
+  };
   log: EventLogger;
   metrics: ToolMetrics;
   version: string;
@@ -61,6 +70,10 @@ export function toolLimits(
       singleValued: new Set(cfg.knowledge.single_valued),
       temporary: new Set(cfg.knowledge.temporary),
       entitiesFolder: `${cfg.memory.folder}/Entities`,
+      owner: cfg.knowledge.owner ?? cfg.writes.person.name,
+      autoLoadDays: cfg.knowledge.context.auto_load_days,
+      maxChars: cfg.knowledge.context.max_chars,
+      recallK: cfg.knowledge.context.recall_k,
     },
   };
 }

@@ -18,6 +18,7 @@ export const TOOL_NAMES = [
   'memory_delete_fact',
   'memory_facts',
   'memory_timeline',
+  'memory_context',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 

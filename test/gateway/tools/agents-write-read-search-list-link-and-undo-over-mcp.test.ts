@@ -23,6 +23,7 @@ t.test('the tools are listed with their annotations and input schemas', async (t
   const byName = new Map(tools.map((x) => [x.name, x]));
   t.same([...byName.keys()].sort(), [
     'memory_add_fact',
+    'memory_context',
     'memory_delete_fact',
     'memory_facts',
     'memory_forget',
