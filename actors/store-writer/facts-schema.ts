@@ -33,6 +33,7 @@ export function createFactsV4(db: Database): void {
     );
     CREATE INDEX IF NOT EXISTS knowledge_facts_subject ON knowledge_facts(user_id, subject COLLATE NOCASE, predicate);
     CREATE INDEX IF NOT EXISTS knowledge_facts_object ON knowledge_facts(user_id, object COLLATE NOCASE);
+    CREATE INDEX IF NOT EXISTS knowledge_facts_link ON knowledge_facts(user_id, object_link COLLATE NOCASE);
     CREATE INDEX IF NOT EXISTS knowledge_facts_document ON knowledge_facts(document_id) WHERE invalidated_at IS NULL;
     -- wikilink objects resolve to notes by title (facts-writer.ts, facts-reader.ts): a lookup, not a scan
     CREATE INDEX IF NOT EXISTS memory_documents_title ON memory_documents(user_id, title COLLATE NOCASE);
