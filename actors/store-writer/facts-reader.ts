@@ -143,8 +143,10 @@ export function timeline(db: Database, entity: string, opts: { includeSensitive?
   const rows = prepared(
     db,
     `SELECT ${COLUMNS} FROM knowledge_facts f
-     WHERE (f.user_id = @userId AND f.subject = @entity COLLATE NOCASE) OR (f.user_id = @userId AND f.object = @entity COLLATE NOCASE)
-       OR (f.user_id = @userId AND f.object_link = @entity COLLATE NOCASE)
+     WHERE f.id IN (
+       SELECT id FROM knowledge_facts WHERE user_id = @userId AND subject = @entity COLLATE NOCASE
+       UNION SELECT id FROM knowledge_facts WHERE user_id = @userId AND object = @entity COLLATE NOCASE
+       UNION SELECT id FROM knowledge_facts WHERE user_id = @userId AND object_link = @entity COLLATE NOCASE)
      ORDER BY COALESCE(f.valid_from, MIN(COALESCE(f.valid_until, f.recorded_at), f.recorded_at)),
        COALESCE(f.valid_until, f.invalidated_at, 9e15), f.id`,
   ).all({ userId: opts.userId ?? 'default', entity }) as Raw[];
