@@ -50,6 +50,12 @@ export interface Args {
   force: boolean;
   /** undo: the dream run to revert. */
   run?: string;
+  /** facts, timeline, add-fact, invalidate: the entity, the instant, the predicate, the end, a passing fact. */
+  entity?: string;
+  at?: string;
+  predicate?: string;
+  until?: string;
+  temporary: boolean;
   rest: string[];
 }
 
@@ -90,6 +96,11 @@ export function parseArgs(argv: string[]): Args {
       'token-file': { type: 'string' },
       force: { type: 'boolean', default: false },
       run: { type: 'string' },
+      entity: { type: 'string' },
+      at: { type: 'string' },
+      predicate: { type: 'string' },
+      until: { type: 'string' },
+      temporary: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -141,6 +152,11 @@ export function parseArgs(argv: string[]): Args {
     tokenFile: values['token-file'],
     force: values.force ?? false,
     run: values.run,
+    entity: values.entity,
+    at: values.at,
+    predicate: values.predicate,
+    until: values.until,
+    temporary: values.temporary ?? false,
     rest: positionals,
   };
 }

@@ -28,6 +28,11 @@ const USAGE = `memvault — a memory vault daemon for AI agents
   memvault consolidate [--vault DIR] [--force] [--json]               a dream run now (bypasses the gate; --force retries a skipped batch)
   memvault dream status [--vault DIR] [--json]                        the dream: watermark, pending days, last run, failures
   memvault undo    --run RUN_ID [--vault DIR] [--json]                revert every commit of one dream run
+  memvault facts   [--vault DIR] [--entity E] [--predicate P] [--at DATE] [--json]   the facts true at an instant (default now)
+  memvault timeline ENTITY [--vault DIR] [--json]                     every fact about or pointing at ENTITY, ended ones too
+  memvault add-fact SUBJECT PREDICATE OBJECT [--from DATE] [--until DATE] [--temporary] [--vault DIR]
+  memvault invalidate FACT_ID [--at DATE] [--vault DIR]               the fact ended (adds [until:: DATE] to its line)
+  memvault delete-fact FACT_ID [--vault DIR]                          remove a wrong fact's line (a commit)
 
 Environment: MEMVAULT_LISTEN (HOST:PORT), MEMVAULT_DATA_DIR (default <vault>/.memvault).`;
 
@@ -103,6 +108,13 @@ export async function main(argv: string[]): Promise<void> {
         break;
       case 'audit':
         code = await (await import('./commands/audit.js')).auditCommand(a);
+        break;
+      case 'facts':
+      case 'timeline':
+      case 'add-fact':
+      case 'invalidate':
+      case 'delete-fact':
+        code = await (await import('./commands/facts.js')).factsCommand(command, a);
         break;
       default:
         throw new UsageError(`unknown command "${command}"`);

@@ -1,5 +1,6 @@
 // The configuration schema: one YAML file, validated with zod; unknown keys are errors so typos never pass silently.
 import { z } from 'zod';
+import { knowledgeSchema } from './schema-knowledge.js';
 import { llmSchema } from './schema-llm.js';
 import { calendarSchema, schedulerSchema, skillsSchema, templatesSchema } from './schema-skills.js';
 import { webdavSchema } from './schema-webdav.js';
@@ -270,6 +271,7 @@ export const configSchema = z
     agents: agentsSchema.default({}), // schema-agents.ts
     audit: auditSchema.default({}),
     dream: dreamSchema.default({}), // schema-dream.ts
+    knowledge: knowledgeSchema.default({}), // schema-knowledge.ts
     log: z
       .object({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') })
       .strict()

@@ -81,4 +81,21 @@ export interface ParsedNote {
   links: WikiLink[];
   sensitive: boolean; // frontmatter `memvault: local-only` or `sensitive: true`
   chunks: ChunkDraft[];
+  /** Inline-field facts about the note's subject (its title), in line order (actors/chunker/inline-fields.ts). */
+  facts: FactDraft[];
+}
+
+/** One `key:: value` inline field of a note: a fact whose subject is the note's title. */
+export interface FactDraft {
+  predicate: string; // snake_case, lower case
+  object: string; // the value's text, or a wikilink's target note name
+  /** The wikilink target as written (`People/Maya Chen`) when the value is one link, else null. */
+  objectLink: string | null;
+  validFrom: number | null; // epoch ms, from `[from:: …]` on the same line
+  validUntil: number | null; // epoch ms, exclusive, from `[until:: …]`
+  temporary: boolean; // `[temporary:: true]`
+  confidence: number | null; // `[confidence:: 0.8]`
+  line: number; // 1-based file line
+  /** A validity field on the line that could not be read (the fact is kept, without it). */
+  problem?: string;
 }

@@ -1,5 +1,5 @@
 // Plain-data types of the SQLite index: what the store writer is asked to write, and what readers get back.
-import type { ChunkDraft } from './common.js';
+import type { ChunkDraft, FactDraft } from './common.js';
 
 /** A chunk to store, with its vector, or `null` when no model was available (the chunk is keyword-only). */
 export interface UpsertChunk extends ChunkDraft {
@@ -19,7 +19,12 @@ export interface UpsertDocument {
   tags: string[];
   sensitive: boolean;
   chunks: UpsertChunk[];
+  /** A note's inline-field facts (knowledge_facts); absent for documents that have none to project (episodes). */
+  facts?: FactForStore[];
 }
+
+/** A fact as the store is asked to keep it; recordedAt (when its line first appeared, from git) defaults to now. */
+export type FactForStore = FactDraft & { recordedAt?: number };
 
 /** A live document as stored (what rename and status need to know without reading the file). */
 export interface StoredDocument {

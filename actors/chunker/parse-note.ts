@@ -4,6 +4,7 @@ import type { ChunkOptions, ParseResult } from '../../messages/chunker.js';
 import type { TokenCounter } from '../../messages/embedding.js';
 import { decodeNote } from './decode.js';
 import { frontmatterTags, isSensitive, noteTitle, readFrontmatter } from './frontmatter.js';
+import { inlineFacts } from './inline-fields.js';
 import { inlineRegions } from './inline-text.js';
 import { LineIndex } from './line-index.js';
 import { wikiLinks } from './links.js';
@@ -64,6 +65,7 @@ export function parseNote(path: VaultPath, bytes: Buffer, tokens: TokenCounter, 
     links: wikiLinks(regions, lines),
     sensitive: isSensitive(fm),
     chunks,
+    facts: inlineFacts(regions, lines),
   };
   if (fm.error !== undefined) note.frontmatterError = fm.error;
   return { ok: true, note };

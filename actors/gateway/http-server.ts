@@ -107,7 +107,8 @@ export function createHttpServer(d: HttpDeps): Server {
       }
       const principal = a.principal;
       callers.set(req, principal);
-      const tool = d.tools ? routeTools(d.tools, req, res, p, principal) : null;
+      // POST /v1/context is the memory_context tool (context-tool.ts) at a route of its own: checked as that tool
+      const tool = d.tools ? routeTools(d.tools, req, res, p === '/v1/context' ? '/v1/tools/memory_context' : p, principal) : null;
       if (tool) return tool;
       const job = routeJobs(d.jobs, req, res, p);
       if (job) return job;
@@ -171,6 +172,7 @@ function routeLabel(url: string | undefined): string {
   if (p === '/v1/consolidate') return p;
   if (p.startsWith('/v1/episodes')) return '/v1/episodes';
   if (p === '/dav' || p.startsWith('/dav/')) return '/dav';
+  if (p === '/v1/context') return '/v1/context';
   return ['/', '/login', '/healthz', '/metrics', '/v1/status', '/v1/search', '/v1/reindex', '/v1/reconcile', '/v1/prune', '/mcp'].includes(
     p,
   )

@@ -172,6 +172,12 @@ export class IndexView {
     return this.#reader;
   }
 
+  /** The read connection itself, for queries with their own module (knowledge facts: store-writer/facts-reader.ts). */
+  get db(): Database.Database {
+    this.#fresh();
+    return this.#db;
+  }
+
   #vectorAvailability(): { available: boolean; reason: string | null; stored: ModelInfo | null } {
     const stored = this.#reader.model();
     const p = this.provider;

@@ -58,6 +58,7 @@ export class StoreApplier {
           tags: n.tags,
           sensitive: n.sensitive,
           chunks: n.chunks.map((c) => ({ ...c, vector: allowed.ok ? c.vector : null })),
+          facts: n.facts,
         });
         if (n.frontmatterError) this.writer.setFileStatus(n.path, 'indexed', 'frontmatter_invalid', n.frontmatterError);
         else this.writer.clearFileStatus(n.path);

@@ -4,6 +4,7 @@ import type { ModelInfo } from '../../messages/common.js';
 import { modelKey } from '../../messages/common.js';
 import type { FileState, FileStatusReason, ModelChange, UpsertChunk, UpsertDocument } from '../../messages/store.js';
 import { IndexReader } from './index-reader.js';
+import { invalidateFactsOf, replaceFacts } from './facts-writer.js';
 import { createVectorTables, dropVectorTables, vectorDim } from './schema.js';
 import { prepared } from './statement-cache.js';
 import { pruneVectorLog } from './vector-log.js';
@@ -105,6 +106,7 @@ export class IndexWriter {
           .pluck()
           .get(fields) as number;
         this.#replaceChunks(documentId, doc.chunks);
+        if (doc.facts) replaceFacts(this.#db, this.#userId, documentId, doc.title, doc.sourceId, doc.facts, now);
         pruneVectorLog(this.#db);
         return { documentId, chunks: doc.chunks.length };
       })
@@ -145,6 +147,10 @@ export class IndexWriter {
         ).get(this.#userId, sourceType, from) as { id: number } | undefined;
         if (!src) return false;
         if (from !== to) {
+          const replaced = prepared(this.#db, `SELECT id FROM memory_documents WHERE user_id = ? AND source_type = ? AND source_id = ?`)
+            .pluck()
+            .get(this.#userId, sourceType, to) as number | undefined;
+          if (replaced !== undefined) invalidateFactsOf(this.#db, replaced, this.#now());
           prepared(this.#db, `DELETE FROM memory_documents WHERE user_id = ? AND source_type = ? AND source_id = ?`).run(
             this.#userId,
             sourceType,
@@ -169,6 +175,7 @@ export class IndexWriter {
       .pluck()
       .get(this.#userId, sourceType, sourceId) as number | undefined;
     if (id === undefined) return false;
+    invalidateFactsOf(this.#db, id, this.#now());
     prepared(this.#db, `DELETE FROM memory_chunks WHERE document_id = ?`).run(id);
     prepared(this.#db, `DELETE FROM memory_documents WHERE id = ?`).run(id);
     return true;

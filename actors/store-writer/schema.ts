@@ -3,11 +3,12 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { forgetPrepared, prepared } from './statement-cache.js';
+import { createFactsV4 } from './facts-schema.js';
 import { bigramText, hasUnspaced } from './unspaced-scripts.js';
 import { VECTOR_LOG_RESET_SQL, VECTOR_LOG_SQL, VECTOR_LOG_TRIGGERS_SQL } from './vector-log.js';
 
 /** The schema this code writes; stored in `PRAGMA user_version` and in meta `schema_version`. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export class IndexOpenError extends Error {
   constructor(
@@ -69,7 +70,7 @@ function checkVersion(db: Database, file: string): void {
 }
 
 /** MIGRATIONS[i] takes the schema from version i to i + 1. */
-const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [createV1, createV2, createV3];
+const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [createV1, createV2, createV3, createFactsV4];
 
 function migrate(db: Database, file: string): void {
   const from = userVersion(db);

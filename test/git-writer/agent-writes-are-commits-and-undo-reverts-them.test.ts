@@ -17,9 +17,15 @@ t.test('agent writes are single commits, undo reverts them, people are committed
 
   const tools = (await client.listTools()).tools.map((x) => x.name).sort();
   t.same(tools, [
+    'memory_add_fact',
+    'memory_context',
+    'memory_delete_fact',
+    'memory_facts',
     'memory_forget',
+    'memory_invalidate_fact',
     'memory_remember',
     'memory_search',
+    'memory_timeline',
     'vault_link',
     'vault_list',
     'vault_read',

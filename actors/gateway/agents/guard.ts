@@ -5,7 +5,7 @@ import type { ToolDeps } from '../tools/deps.js';
 import { checkVaultPath } from '../tools/read-path.js';
 import type { ToolName } from '../tools/tool-def.js';
 import { toolFail, type ToolError } from '../tools/types.js';
-import { authorize } from './scopes.js';
+import { ANYWHERE_WRITES, authorize } from './scopes.js';
 import type { Principal } from './store.js';
 
 /** Null when the call may go ahead; else the `forbidden` refusal to answer with. */
@@ -17,6 +17,11 @@ export function checkGrant(
 ): { ok: false; error: ToolError } | null {
   const bare = authorize(p, { kind: 'tool', tool, others: tool === 'vault_undo_last' && args['only_mine'] === false });
   if (!bare.ok) return toolFail('forbidden', bare.message);
+  if (ANYWHERE_WRITES.has(tool) && p.folders !== null && p.scope !== 'admin')
+    return toolFail(
+      'forbidden',
+      `${tool} edits the subject's note wherever it is; this credential may write only in ${p.folders.join(', ') || 'no folder'} (grant it without --folders); nothing was written`,
+    );
   let writes: string | undefined;
   if (tool === 'vault_write' && typeof args['path'] === 'string') {
     const checked = checkVaultPath(args['path'], 'note', d.reserved);

@@ -15,7 +15,17 @@ export const TOOL_SCOPE: Record<ToolName, Scope> = {
   memory_remember: 'write',
   memory_forget: 'write', // its own facts and episodes only, unless admin (checked against the record, memory-tools)
   vault_undo_last: 'write', // only_mine: false (anyone's change) needs admin
+  memory_facts: 'read',
+  memory_timeline: 'read',
+  memory_context: 'read',
+  // they edit the subject's note wherever it is: a credential limited to --folders may not call them (guard.ts)
+  memory_add_fact: 'write',
+  memory_invalidate_fact: 'write',
+  memory_delete_fact: 'write',
 };
+
+/** Tools that edit a note found only when the call runs (the subject's): for unlimited write grants and admin. */
+export const ANYWHERE_WRITES: ReadonlySet<ToolName> = new Set(['memory_add_fact', 'memory_invalidate_fact', 'memory_delete_fact']);
 
 /** The plain HTTP routes besides the tools, by the scope they need. */
 export const ROUTE_SCOPE = {

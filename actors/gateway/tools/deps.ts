@@ -39,6 +39,17 @@ export interface ToolDeps {
   factLog?: string;
   /** Appends one line to the audit trail (agents/audit.ts); absent: no trail kept. */
   audit?: (e: AuditEvent) => void;
+  /** Fact predicates (config knowledge) and where facts about a subject without a note go. */
+  knowledge: {
+    singleValued: ReadonlySet<string>;
+    temporary: ReadonlySet<string>;
+    entitiesFolder: string;
+    /** The owner's note title: their facts open the context. */
+    owner: string;
+    autoLoadDays: number;
+    maxChars: number;
+    recallK: number;
+  };
   log: EventLogger;
   metrics: ToolMetrics;
   version: string;
@@ -49,7 +60,16 @@ export function toolLimits(
   cfg: Config,
 ): Pick<
   ToolDeps,
-  'vault' | 'ignore' | 'maxReadBytes' | 'maxWriteBytes' | 'mayReadSensitive' | 'waitTimeoutMs' | 'writable' | 'reserved' | 'factLog'
+  | 'vault'
+  | 'ignore'
+  | 'maxReadBytes'
+  | 'maxWriteBytes'
+  | 'mayReadSensitive'
+  | 'waitTimeoutMs'
+  | 'writable'
+  | 'reserved'
+  | 'factLog'
+  | 'knowledge'
 > {
   return {
     vault: cfg.vault,
@@ -61,5 +81,14 @@ export function toolLimits(
     writable: cfg.writes.enabled ? cfg.writes.allowlist : [],
     reserved: memoryPaths(cfg.memory.folder).isReserved,
     factLog: memoryPaths(cfg.memory.folder).logFolder,
+    knowledge: {
+      singleValued: new Set(cfg.knowledge.single_valued),
+      temporary: new Set(cfg.knowledge.temporary),
+      entitiesFolder: `${cfg.memory.folder}/Entities`,
+      owner: cfg.knowledge.owner ?? cfg.writes.person.name,
+      autoLoadDays: cfg.knowledge.context.auto_load_days,
+      maxChars: cfg.knowledge.context.max_chars,
+      recallK: cfg.knowledge.context.recall_k,
+    },
   };
 }

@@ -16,6 +16,8 @@ import {
 } from './schemas.js';
 import { toolFail, type CallContext, type ToolOutcome, type ToolServer, type WriteBackend } from './types.js';
 import { def, type ToolDef, type ToolName } from './tool-def.js';
+import { contextTool } from './context-tool.js';
+import { factTools } from './fact-tools.js';
 import { memoryTools } from './memory-tools.js';
 import { mcpInstructions } from './instructions.js';
 import { toolErrorResult, toolResults } from './output-schemas.js';
@@ -156,6 +158,8 @@ export class ToolGateway implements ToolServer {
         },
       }),
       ...memoryTools(d),
+      ...factTools(d),
+      contextTool(d),
     ];
     return new Map(defs.map((x) => [x.name, x as ToolDef<z.ZodTypeAny>]));
   }

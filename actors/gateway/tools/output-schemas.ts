@@ -27,6 +27,20 @@ const searchResult = also.extend({
 
 const link = { target: z.string(), heading: z.string().optional(), alias: z.string().optional(), embed: z.boolean(), line: z.number() };
 
+const fact = obj({
+  id: z.number(),
+  subject: z.string(),
+  predicate: z.string(),
+  object: z.string(),
+  object_path: z.string().nullable(),
+  valid_from: z.string().nullable(),
+  valid_until: z.string().nullable(),
+  temporary: z.boolean(),
+  confidence: z.number().optional(),
+  recorded_at: z.string(),
+  invalidated_at: z.string().nullable(),
+});
+
 /** The successful result of each tool (what POST /v1/tools/<name> answers with 200). */
 export const toolResults: Record<ToolName, z.ZodTypeAny> = {
   vault_read: obj({
@@ -89,6 +103,34 @@ export const toolResults: Record<ToolName, z.ZodTypeAny> = {
     indexed: indexed.optional(),
     candidates: z.array(obj({ fact_id: z.string(), text: z.string(), score: z.number() })).optional(),
     confirm_needed: z.string().optional(),
+  }),
+  memory_add_fact: obj({
+    outcome: z.enum(['added', 'superseded', 'noop_dup']),
+    id: z.number().nullable().optional(),
+    path: z.string().optional(),
+    line: z.number().optional(),
+    superseded: z.array(z.number()).optional(),
+    fact: fact.optional().describe('noop_dup: the fact already held'),
+    commit,
+    indexed: indexed.optional(),
+  }),
+  memory_invalidate_fact: obj({ id: z.number(), path: z.string(), line: z.number(), valid_until: z.string(), commit, indexed }),
+  memory_delete_fact: obj({ id: z.number(), path: z.string(), line: z.number(), commit, indexed }),
+  memory_facts: obj({ at: z.string(), facts: z.array(fact) }),
+  memory_timeline: obj({ entity: z.string(), facts: z.array(fact) }),
+  memory_context: obj({
+    text: z.string(),
+    chars: z.number(),
+    max_chars: z.number(),
+    truncated: z.boolean(),
+    sections: z.array(
+      obj({
+        name: z.enum(['user', 'facts', 'channel', 'dated', 'recalled']),
+        title: z.string(),
+        dropped: z.number(),
+        items: z.array(obj({ text: z.string(), source: z.string() })),
+      }),
+    ),
   }),
 };
 

@@ -13,6 +13,12 @@ export const TOOL_NAMES = [
   'memory_search',
   'memory_remember',
   'memory_forget',
+  'memory_add_fact',
+  'memory_invalidate_fact',
+  'memory_delete_fact',
+  'memory_facts',
+  'memory_timeline',
+  'memory_context',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 

@@ -48,8 +48,9 @@ t.test('tools/list differs by scope, over MCP and HTTP', async (t) => {
     write: agent(s.cfg.data_dir, 'w', { scope: 'write' }),
     admin: agent(s.cfg.data_dir, 'a', { scope: 'admin' }),
   };
-  const READ = ['memory_search', 'vault_link', 'vault_list', 'vault_read'];
-  const ALL = [...READ, 'memory_forget', 'memory_remember', 'vault_undo_last', 'vault_write'].sort();
+  const READ = ['memory_context', 'memory_facts', 'memory_search', 'memory_timeline', 'vault_link', 'vault_list', 'vault_read'];
+  const WRITES = ['memory_add_fact', 'memory_delete_fact', 'memory_forget', 'memory_invalidate_fact', 'memory_remember'];
+  const ALL = [...READ, ...WRITES, 'vault_undo_last', 'vault_write'].sort();
   const want = { read: READ, write: ALL, admin: ALL };
   for (const [scope, token] of Object.entries(tokens)) {
     const client = await mcpAs(s.d.url, token);

@@ -7,7 +7,17 @@ import { authorize } from '../../../actors/gateway/agents/scopes.js';
 import type { Principal, Scope } from '../../../actors/gateway/agents/store.js';
 import { TOOL_NAMES, type ToolName } from '../../../actors/gateway/tools/tool-def.js';
 
-const READS = new Set<ToolName>(['vault_read', 'vault_list', 'vault_link', 'memory_search']);
+const READS = new Set<ToolName>([
+  'vault_read',
+  'vault_list',
+  'vault_link',
+  'memory_search',
+  'memory_facts',
+  'memory_timeline',
+  'memory_context',
+]);
+/** Fact edits land in the subject's note, wherever it is: only a write grant without folders (or admin) may. */
+const FACT_EDITS = new Set<ToolName>(['memory_add_fact', 'memory_invalidate_fact', 'memory_delete_fact']);
 
 /** What the README's scope table says, written without looking at scopes.ts. */
 function oracle(scope: Scope, folders: string[] | null, tool: ToolName, path: string, onlyMine: boolean | undefined): boolean {
@@ -15,6 +25,7 @@ function oracle(scope: Scope, folders: string[] | null, tool: ToolName, path: st
   if (scope === 'read') return false;
   if (scope === 'admin') return true;
   if (tool === 'vault_undo_last') return onlyMine !== false;
+  if (FACT_EDITS.has(tool)) return folders === null;
   const target = tool === 'vault_write' ? path : tool === 'memory_remember' ? 'Memory/Log/x.md' : null;
   if (target === null || folders === null) return true;
   const segs = target.split('/');

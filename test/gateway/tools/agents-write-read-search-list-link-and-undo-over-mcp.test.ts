@@ -22,9 +22,15 @@ t.test('the tools are listed with their annotations and input schemas', async (t
   const { tools } = await client.listTools();
   const byName = new Map(tools.map((x) => [x.name, x]));
   t.same([...byName.keys()].sort(), [
+    'memory_add_fact',
+    'memory_context',
+    'memory_delete_fact',
+    'memory_facts',
     'memory_forget',
+    'memory_invalidate_fact',
     'memory_remember',
     'memory_search',
+    'memory_timeline',
     'vault_link',
     'vault_list',
     'vault_read',

@@ -34,11 +34,19 @@ const CALLS: Array<[string, Record<string, unknown>, boolean]> = [
   ['memory_forget', {}, true],
   ['vault_undo_last', {}, false],
   ['vault_undo_last', { only_mine: 'no' }, true],
+  ['memory_add_fact', { subject: 'Beta', predicate: 'likes', object: 'herons' }, false],
+  ['memory_add_fact', { subject: 'Beta' }, true],
+  ['memory_facts', { entity: 'Beta' }, false],
+  ['memory_facts', { at: 'someday' }, true],
+  ['memory_timeline', { entity: 'Beta' }, false],
+  ['memory_invalidate_fact', { id: 999_999 }, true],
+  ['memory_delete_fact', { id: 999_999 }, true],
+  ['memory_context', { query: 'heron', max_chars: 2000 }, false],
 ];
 
 async function exercise(t: Test, client: Client, via: string): Promise<void> {
   const { tools } = await client.listTools(); // the SDK client caches the schemas and validates every call from here on
-  t.equal(tools.length, 8, `${via}: eight tools`);
+  t.equal(tools.length, 14, `${via}: fourteen tools`);
   const ajv = new Ajv({ strict: false });
   const byName = new Map<string, Tool>(tools.map((x) => [x.name, x]));
   for (const x of tools) {

@@ -49,7 +49,7 @@ t.test('with a daemon running, stdio calls go to it as transport "stdio"', async
   const { client, transport, errors } = spawnMcp(s.cfg.config_file!, s.v.dir);
   t.teardown(() => client.close());
   await client.connect(transport);
-  t.equal((await client.listTools()).tools.length, 8, "the daemon's tools, write tools included");
+  t.equal((await client.listTools()).tools.length, 14, "the daemon's tools, write tools included");
   const found = await call(client, 'memory_search', { query: 'heron at dawn', k: 1 });
   t.equal(found.body.results[0]?.path, 'Inbox/Heron.md');
   const read = await call(client, 'vault_read', { path: 'Inbox/Heron.md' });
@@ -79,7 +79,7 @@ t.test('without a daemon, it starts one in its own process and stops it when std
   const tools = (await client.listTools()).tools.map((x) => x.name).sort();
   t.same(
     tools,
-    ['memory_forget', 'memory_search', 'vault_link', 'vault_list', 'vault_read'],
+    ['memory_context', 'memory_facts', 'memory_forget', 'memory_search', 'memory_timeline', 'vault_link', 'vault_list', 'vault_read'],
     'no git writer in this config: read tools only (memory_forget forgets episodes without it)',
   );
   const running = await findDaemon(cfg.data_dir);

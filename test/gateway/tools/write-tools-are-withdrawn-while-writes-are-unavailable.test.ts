@@ -11,9 +11,15 @@ t.test('the write tools disappear and come back with the write path', async (t) 
   const names = async () => (await client.listTools()).tools.map((x) => x.name).sort();
 
   t.same(await names(), [
+    'memory_add_fact',
+    'memory_context',
+    'memory_delete_fact',
+    'memory_facts',
     'memory_forget',
+    'memory_invalidate_fact',
     'memory_remember',
     'memory_search',
+    'memory_timeline',
     'vault_link',
     'vault_list',
     'vault_read',
@@ -22,7 +28,11 @@ t.test('the write tools disappear and come back with the write path', async (t) 
   ]);
 
   s.writes.setState(2); // the git writer reports: git is missing
-  t.same(await names(), ['memory_forget', 'memory_search', 'vault_link', 'vault_list', 'vault_read'], 'write tools are not listed');
+  t.same(
+    await names(),
+    ['memory_context', 'memory_facts', 'memory_forget', 'memory_search', 'memory_timeline', 'vault_link', 'vault_list', 'vault_read'],
+    'write tools are not listed',
+  );
   const w = await call(client, 'vault_write', { path: 'Inbox/b.md', content: '# B\n' });
   t.match(
     w,
@@ -34,7 +44,7 @@ t.test('the write tools disappear and come back with the write path', async (t) 
   t.match(http.body, { error: { reason: 'unavailable' } });
   const listing = await s.d.api('GET', '/v1/tools');
   t.match(listing.body, { writes: { available: false, reason: /git_missing/ } });
-  t.equal(listing.body.tools.length, 5);
+  t.equal(listing.body.tools.length, 8);
   t.equal(s.writes.seen.length, 0, 'nothing reached the write path');
 
   // the rest keeps working
@@ -46,7 +56,7 @@ t.test('the write tools disappear and come back with the write path', async (t) 
   );
 
   s.writes.setState(1);
-  t.equal((await names()).length, 8, 'offered again once the write path is back');
+  t.equal((await names()).length, 14, 'offered again once the write path is back');
   const ok = await call(client, 'vault_write', { path: 'Inbox/b.md', content: '# B\n', wait_indexed: true });
   t.match(ok, { isError: false, body: { op: 'write', indexed: true } });
 });

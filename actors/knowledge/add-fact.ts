@@ -1,0 +1,49 @@
+// memory_add_fact's decision, as a pure function of the note's text and the subject's current facts: a near-duplicate
+// is a no-op, a new value of a single-valued predicate supersedes the current one (its line gets `[until:: …]`, the new
+// line `[from:: …]`, one edit so one commit), a temporary fact never supersedes anything.
+import type { FactRow } from '../store-writer/facts-reader.js';
+import { appendUnderFacts, formatFactLine, jaccard, setUntil, type NewFact } from './fact-lines.js';
+
+/** Objects at least this similar (word-level Jaccard) are the same fact said twice. */
+export const DUP_JACCARD = 0.7;
+
+export interface AddFactInput {
+  subject: string;
+  fact: NewFact;
+  /** The note the line goes into, and its text (null: a new note at that path). */
+  path: string;
+  text: string | null;
+  /** The subject's facts with this predicate current now (any note). */
+  current: readonly FactRow[];
+  singleValued: ReadonlySet<string>;
+  temporary: ReadonlySet<string>;
+  /** When a supersession takes effect when valid_from is not given: today, UTC midnight. */
+  today: number;
+}
+
+export type AddFactPlan =
+  | { kind: 'noop_dup'; existing: FactRow }
+  | { kind: 'write'; text: string; line: number; superseded: FactRow[] }
+  | { kind: 'conflict'; message: string };
+
+export function planAddFact(a: AddFactInput): AddFactPlan {
+  const dup = a.current.find((c) => jaccard(c.object, a.fact.object) >= DUP_JACCARD);
+  if (dup) return { kind: 'noop_dup', existing: dup };
+  const temporary = a.fact.temporary === true || a.temporary.has(a.fact.predicate);
+  const supersedes = !temporary && a.singleValued.has(a.fact.predicate);
+  const old = supersedes ? a.current.filter((c) => !c.temporary && c.path === a.path) : [];
+  const from = a.fact.validFrom ?? (old.length > 0 ? a.today : null);
+  let text = a.text ?? `# ${a.subject}\n`;
+  for (const c of old) {
+    const line = text.split(/\r?\n/)[c.line - 1] ?? '';
+    if (!line.includes(`${c.predicate}::`))
+      return {
+        kind: 'conflict',
+        message: `line ${c.line} of ${a.path} no longer holds fact ${c.id} (${c.predicate}:: ${c.object}): the index is behind the note; retry in a moment`,
+      };
+    if (c.validUntil !== null && from !== null && c.validUntil <= from) continue;
+    text = setUntil(text, c.line, from ?? a.today)!;
+  }
+  const added = appendUnderFacts(text, formatFactLine({ ...a.fact, validFrom: from, temporary: a.fact.temporary === true }));
+  return { kind: 'write', text: added.text, line: added.line, superseded: old };
+}

@@ -1,0 +1,112 @@
+// `memvault facts | timeline | add-fact | invalidate | delete-fact`: the knowledge tools from the command line. They
+// call the running daemon's tools over HTTP; without one, a daemon is started in this process for the call.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Daemon } from '../../main/daemon.js';
+import { makeLogger } from '../../supervisors/runtime/log.js';
+import { configFor, EXIT, UsageError, type Args } from '../args.js';
+import { findDaemon } from '../client.js';
+
+interface Fact {
+  id: number;
+  subject: string;
+  predicate: string;
+  object: string;
+  valid_from: string | null;
+  valid_until: string | null;
+  temporary: boolean;
+  invalidated_at: string | null;
+  path: string;
+  line: number;
+}
+
+function request(command: string, a: Args): { tool: string; args: Record<string, unknown> } {
+  const [first, second, third] = a.rest;
+  const id = (): number => {
+    const n = Number(first);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${command} needs a FACT_ID (a positive integer, as facts lists it)`);
+    return n;
+  };
+  switch (command) {
+    case 'facts':
+      return {
+        tool: 'memory_facts',
+        args: {
+          ...(a.entity !== undefined ? { entity: a.entity } : {}),
+          ...(a.predicate !== undefined ? { predicate: a.predicate } : {}),
+          ...(a.at !== undefined ? { at: a.at } : {}),
+        },
+      };
+    case 'timeline':
+      if (first === undefined) throw new UsageError('timeline needs an ENTITY');
+      return { tool: 'memory_timeline', args: { entity: first } };
+    case 'add-fact':
+      if (third === undefined) throw new UsageError('add-fact needs SUBJECT PREDICATE OBJECT');
+      return {
+        tool: 'memory_add_fact',
+        args: {
+          subject: first,
+          predicate: second,
+          object: a.rest.slice(2).join(' '),
+          ...(a.from !== undefined ? { valid_from: a.from } : {}),
+          ...(a.until !== undefined ? { valid_until: a.until } : {}),
+          ...(a.temporary ? { temporary: true } : {}),
+        },
+      };
+    case 'invalidate':
+      return { tool: 'memory_invalidate_fact', args: { id: id(), ...(a.at !== undefined ? { at: a.at } : {}) } };
+    case 'delete-fact':
+      return { tool: 'memory_delete_fact', args: { id: id() } };
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+export function factLine(f: Fact): string {
+  const when = [f.valid_from ? `from ${f.valid_from}` : '', f.valid_until ? `until ${f.valid_until}` : ''].filter(Boolean).join(' ');
+  const flags = [when, f.temporary ? 'temporary' : '', f.invalidated_at ? `removed ${f.invalidated_at.slice(0, 10)}` : '']
+    .filter(Boolean)
+    .join(', ');
+  return `${String(f.id).padStart(6)}  ${f.subject} · ${f.predicate} · ${f.object}${flags ? `  (${flags})` : ''}  ${f.path}:${f.line}`;
+}
+
+function render(command: string, body: Record<string, unknown>): string {
+  if (command === 'facts' || command === 'timeline') {
+    const facts = body['facts'] as Fact[];
+    return facts.length === 0 ? 'no facts\n' : `${facts.map(factLine).join('\n')}\n`;
+  }
+  if (body['outcome'] === 'noop_dup') return `already known: ${factLine(body['fact'] as Fact)}\n`;
+  const what = body['outcome'] ?? command.replace('-fact', 'd').replace('invalidate', 'invalidated');
+  return `${what} ${body['path']}:${body['line']}${body['id'] ? ` (fact ${body['id']})` : ''}${body['commit'] ? `\ncommit ${body['commit']}` : ''}\n`;
+}
+
+export async function factsCommand(command: string, a: Args): Promise<number> {
+  const cfg = configFor(a, { vaultRequired: false });
+  const { tool, args } = request(command, a);
+  let daemon: Daemon | null = null;
+  let up = await findDaemon(cfg.data_dir);
+  if (!up) {
+    const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir, toStderr: true });
+    daemon = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log, logToStderr: true });
+    await daemon.start();
+    await daemon.whenCaughtUp();
+    up = {
+      url: `http://127.0.0.1:${daemon.board.get('gatewayPort')}`,
+      token: readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim(),
+    };
+  }
+  try {
+    const r = await fetch(`${up.url}/v1/tools/${tool}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${up.token}`, 'content-type': 'application/json', 'x-memvault-agent': a.agent ?? 'cli' },
+      body: JSON.stringify(args),
+    });
+    const body = (await r.json()) as Record<string, unknown> & { error?: { reason: string; message: string } };
+    if (a.json) process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    else if (!r.ok) process.stderr.write(`memvault: ${body.error?.reason}: ${body.error?.message}\n`);
+    else process.stdout.write(render(command, body));
+    return r.ok ? EXIT.ok : EXIT.failure;
+  } finally {
+    await daemon?.stop(`${command} done`, 0);
+  }
+}
