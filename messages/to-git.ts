@@ -9,4 +9,10 @@ export type GitMsg =
   /** Request (memory_remember): append one fact line to today's log in the memory folder and commit it; a RememberResult. */
   | { type: 'git.remember'; fact: FactInput; caller: Caller }
   /** Request (memory_forget): append tombstone lines (JSON) to the memory folder's tombstones.jsonl and commit; a MutationResult. */
-  | { type: 'git.forget'; lines: string[]; caller: Caller };
+  | { type: 'git.forget'; lines: string[]; caller: Caller }
+  /** Request (WebDAV): a person's file change already on disk (written atomically by the gateway), committed now as `author`; a PersonCommitResult. */
+  | { type: 'git.commit_person'; paths: string[]; author: { name: string; email: string } };
+
+export type PersonCommitResult =
+  | { ok: true; commit: string | null; paths: string[] }
+  | { ok: false; reason: 'unavailable'; message: string };

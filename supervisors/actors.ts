@@ -64,6 +64,7 @@ export const ACTORS = {
       'memory.prune': 'POST /v1/prune (memvault prune)',
       'git.remember': 'memory_remember: one fact line appended to today’s log, committed',
       'git.forget': 'memory_forget of a fact: a tombstone appended, committed',
+      'git.commit_person': 'a WebDAV PUT/DELETE/COPY/MOVE: committed at once as the WebDAV user',
     },
   },
   store: {
