@@ -93,6 +93,11 @@ export async function handleDav(d: DavDeps, req: IncomingMessage, res: ServerRes
     return plain(res, 401, 'log in with a user from webdav.users', { 'www-authenticate': 'Basic realm="memvault", charset="UTF-8"' });
   }
   const method = req.method ?? 'GET';
+  if ((req.url ?? '').includes('#')) {
+    // a fragment is the client's business; acting on the path without it could delete a whole folder (litmus)
+    req.resume();
+    return plain(res, 400, 'a request URL must not carry a #fragment');
+  }
   switch (method) {
     case 'OPTIONS':
       req.resume();

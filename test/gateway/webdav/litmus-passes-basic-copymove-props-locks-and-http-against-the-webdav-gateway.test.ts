@@ -34,6 +34,11 @@ t.test('litmus: every test of basic, copymove, props, locks and http passes', { 
     [],
     'no test failed',
   );
+  t.same(
+    r.out.split('\n').filter((l) => /WARNING/.test(l)),
+    [],
+    'and no warning (a DELETE with a #fragment is refused, not run on the folder)',
+  );
 
   // every change litmus made is a commit by carol; the test folder's files are in git history
   const log = await run('git', ['log', '--format=%an <%ae>|%s', '--name-only'], {}, s.v.dir);
