@@ -10,8 +10,9 @@ export type GitMsg =
   | { type: 'git.remember'; fact: FactInput; caller: Caller }
   /** Request (memory_forget): append tombstone lines (JSON) to the memory folder's tombstones.jsonl and commit; a MutationResult. */
   | { type: 'git.forget'; lines: string[]; caller: Caller }
-  /** Request (WebDAV): a person's file change already on disk (written atomically by the gateway), committed now as `author`; a PersonCommitResult. */
-  | { type: 'git.commit_person'; paths: string[]; author: { name: string; email: string } };
+  /** Request (WebDAV): a person's file change already on disk (written atomically by the gateway), committed now as `author`; a PersonCommitResult. With `before`, sent ahead of the gateway's write: only a person's
+   * pending edit of those paths is committed (as the person, so the WebDAV write cannot bury it). */
+  | { type: 'git.commit_person'; paths: string[]; author: { name: string; email: string }; before?: true };
 
 export type PersonCommitResult =
   | { ok: true; commit: string | null; paths: string[] }

@@ -371,6 +371,11 @@ runActor<GitMsg, Sends<'git'>, State>(
       case 'git.commit_person': {
         // the gateway wrote the files atomically; commit them now as the given person (PeopleEdits would wait)
         const paths = msg.paths.map((p) => p.normalize('NFC'));
+        if (msg.before) {
+          if (s.kind !== 'off') await serial(() => people.commitFirst(paths));
+          ctx.reply({ ok: true, commit: null, paths: [] });
+          return;
+        }
         const result: PersonCommitResult =
           paths.length === 0
             ? { ok: true, commit: null, paths: [] }

@@ -16,6 +16,8 @@ export interface DavWriter {
   vault: string;
   /** Commits `paths` (already changed on disk) now as `user`; the git writer's `git.commit_person`. */
   commit(paths: string[], user: string): Promise<PersonCommitResult>;
+  /** Before a write: a person's uncommitted edit of `paths` the git writer is waiting on is committed first, as theirs. */
+  commitPending(paths: string[]): Promise<void>;
   locks: DavLocks;
   props: DavProps;
 }
@@ -144,6 +146,11 @@ export async function handleWrite(w: DavWriter, req: IncomingMessage, res: Serve
     req.resume();
     return plain(res, locked, locked === 423 ? `${pathname} is locked: send its lock token in If` : 'the If header does not hold');
   }
+  const touching = [
+    ...(e?.dir ? await filesUnder(w.vault, rel) : [rel]),
+    ...(typeof dest === 'string' ? await filesUnder(w.vault, dest) : []),
+  ].filter((p) => p !== '');
+  if (method !== 'MKCOL') await w.commitPending(touching);
   switch (method) {
     case 'PUT': {
       if (e?.dir) return plain(res, 405, 'a folder cannot be PUT over', { allow: 'PROPFIND, DELETE, MKCOL, COPY, MOVE' });

@@ -17,6 +17,13 @@ export function davWriter(
     vault: cfg.vault,
     locks: new DavLocks(),
     props: new DavProps(),
+    commitPending: async (paths) => {
+      try {
+        await request({ type: 'git.commit_person', paths, author: { name: 'webdav', email: 'webdav@localhost' }, before: true });
+      } catch {
+        // the write goes on; the person's edit stays pending and is committed after the quiet period
+      }
+    },
     commit: async (paths, user) => {
       const author = cfg.webdav.author ?? { name: user, email: emails.get(user) ?? `${user}@webdav` };
       try {

@@ -130,6 +130,9 @@ t.test('rclone syncs the vault down and up; hidden things and symlinks stay out;
   const read = await fetch(`${s.d.url}/dav/People/Beta.md`, { headers: auth });
   const seen = read.headers.get('etag')!;
   await read.text();
+  const persons = async () =>
+    Number(/memvault_worktree_changes_total\{by="person"\} (\d+)/.exec(String((await s.d.api('GET', '/metrics')).body))?.[1] ?? 0);
+  const seenBefore = await persons();
   writeFileSync(path.join(s.v.dir, 'People/Beta.md'), '# Beta\n\nThe person wrote this meanwhile, longer.\n');
   const stale = await fetch(`${s.d.url}/dav/People/Beta.md`, {
     method: 'PUT',
@@ -138,6 +141,9 @@ t.test('rclone syncs the vault down and up; hidden things and symlinks stay out;
   });
   t.equal(stale.status, 412, 'stale If-Match is 412');
   t.match(readFileSync(path.join(s.v.dir, 'People/Beta.md'), 'utf8'), /meanwhile/, 'nothing lost');
+  // once the git writer has seen the person's edit (it waits writes.human_quiet_ms to commit it), a WebDAV write of
+  // the same note commits the person's text first, as theirs: history keeps both
+  for (let i = 0; i < 2000 && (await persons()) === seenBefore; i++) await new Promise((r) => setImmediate(r));
   const fresh = (await fetch(`${s.d.url}/dav/People/Beta.md`, { method: 'HEAD', headers: auth })).headers.get('etag')!;
   const ok = await fetch(`${s.d.url}/dav/People/Beta.md`, {
     method: 'PUT',
@@ -146,6 +152,12 @@ t.test('rclone syncs the vault down and up; hidden things and symlinks stay out;
   });
   t.equal(ok.status, 204, 'a current If-Match writes');
   t.ok(ok.headers.get('x-memvault-commit'), 'and answers with its commit');
+  const betaLog = await git(['log', '-p', '--format=@%an', '-3', '--', 'People/Beta.md']);
+  t.match(
+    betaLog,
+    /^@alice[\s\S]*\+merged[\s\S]*@vault owner[\s\S]*\+The person wrote this meanwhile/,
+    'the person’s edit is its own commit, before alice’s',
+  );
   t.equal((await fetch(`${s.d.url}/dav/New.md`, { method: 'PUT', headers: { ...auth, 'if-none-match': '*' }, body: 'a' })).status, 201);
   t.equal(
     (await fetch(`${s.d.url}/dav/New.md`, { method: 'PUT', headers: { ...auth, 'if-none-match': '*' }, body: 'b' })).status,
