@@ -2,6 +2,9 @@
 // must all pass — every PUT/DELETE/COPY/MOVE it makes lands in git as the WebDAV user, and .git stays out of reach.
 import t from 'tap';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { hashPassword } from '../../../actors/gateway/webdav/auth.js';
 import { startToolDaemon } from '../tools/helpers/tool-daemon.js';
 import { missing } from '../../deploy/tools.js';
@@ -24,7 +27,15 @@ t.test('litmus: every test of basic, copymove, props, locks and http passes', { 
     { extra: `webdav:\n  enabled: true\n  users:\n    - name: carol\n      email: carol@example.org\n      password_hash: "${hash}"\n` },
   );
   t.teardown(() => s.stop());
-  const r = await run('litmus', ['--keep-going', `${s.d.url}/dav/`, 'carol', 'litmus pass'], { TESTS: 'basic copymove props locks http' });
+  // litmus writes debug.log into its working folder: a temp one, not the checkout
+  const work = mkdtempSync(path.join(tmpdir(), 'memvault-litmus-'));
+  t.teardown(() => rmSync(work, { recursive: true, force: true }));
+  const r = await run(
+    'litmus',
+    ['--keep-going', `${s.d.url}/dav/`, 'carol', 'litmus pass'],
+    { TESTS: 'basic copymove props locks http' },
+    work,
+  );
   t.equal(r.code, 0, 'litmus exits 0');
   const summaries = r.out.split('\n').filter((l) => /^<- summary for/.test(l));
   t.equal(summaries.length, 5, 'five suites ran');
