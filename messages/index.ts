@@ -23,6 +23,7 @@ import type { MainMsg, MetricsText, ReindexResult } from './to-main.js';
 import type { GitMsg } from './to-git.js';
 import type { SchedulerMsg, JobRunResult, JobsList, RunRefusal } from './to-scheduler.js';
 import type { MutationResult, RememberResult } from './vault-ops.js';
+import type { PersonCommitResult } from './to-git.js';
 import type { MemoryMsg, AppendResult, CloseResult, ForgetEpisodeResult, PruneResult } from './to-memory.js';
 import type { PruneCounts } from './episodes.js';
 import type { DreamStatus, DreamUnavailable, TickResult, UndoRunResult } from './dream.js';
@@ -45,6 +46,7 @@ export interface Replies {
   'store.prune_episodes': PruneCounts;
   'git.remember': RememberResult;
   'git.forget': MutationResult;
+  'git.commit_person': PersonCommitResult;
   'memory.append': AppendResult;
   'memory.close_session': CloseResult;
   'memory.forget_episode': ForgetEpisodeResult;

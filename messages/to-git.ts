@@ -15,4 +15,11 @@ export type GitMsg =
   /** Request (memvault undo --run): revert every commit of one dream run, newest first; an UndoRunResult. */
   | { type: 'git.undo_run'; run: string; by: string }
   /** Request (the dream): MEMORY.md at the vault root rewritten whole and committed; a MutationResult. */
-  | { type: 'git.dream_memory_md'; content: string; caller: Caller };
+  | { type: 'git.dream_memory_md'; content: string; caller: Caller }
+  /** Request (WebDAV): a person's file change already on disk (written atomically by the gateway), committed now as `author`; a PersonCommitResult. With `before`, sent ahead of the gateway's write: only a person's
+   * pending edit of those paths is committed (as the person, so the WebDAV write cannot bury it). */
+  | { type: 'git.commit_person'; paths: string[]; author: { name: string; email: string }; before?: true };
+
+export type PersonCommitResult =
+  | { ok: true; commit: string | null; paths: string[] }
+  | { ok: false; reason: 'unavailable'; message: string };

@@ -67,6 +67,7 @@ export const ACTORS = {
       'scheduler.dream_status': 'GET /v1/dream, memvault dream status',
       'scheduler.consolidate': 'POST /v1/consolidate, memvault consolidate',
       'git.undo_run': 'memvault undo --run: every commit of one dream run reverted',
+      'git.commit_person': 'a WebDAV PUT/DELETE/COPY/MOVE: committed at once as the WebDAV user',
     },
   },
   store: {

@@ -16,6 +16,7 @@ import { poolClient, remoteQueryProvider } from '../embedder/pool-api.js';
 import { createHttpServer } from './http-server.js';
 import { Sessions } from './page/session.js';
 import { DavAuth } from './webdav/auth.js';
+import { davWriter } from './webdav/dav-writer-deps.js';
 import { IndexView } from './index-view.js';
 import { gatewayMetrics } from './metrics.js';
 import { retriever } from './retrieval.js';
@@ -152,6 +153,7 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
             dav: {
               vault: cfg.vault,
               auth: new DavAuth(cfg.webdav.users),
+              writer: davWriter(cfg, (m) => init.request(m, WRITE_TIMEOUT_MS)),
               onAuthFailed: (remote: string | undefined) => {
                 metrics.authFailures.inc();
                 log.event('auth_failed', { path: '/dav', remote });

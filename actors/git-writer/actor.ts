@@ -8,7 +8,7 @@ import { runActor } from '../../supervisors/runtime/worker.js';
 import { boot } from '../../supervisors/runtime/boot.js';
 import { GIT_STATES, stateCode } from '../../supervisors/runtime/board.js';
 import { assertNever, fail } from '../../messages/common.js';
-import type { GitMsg } from '../../messages/to-git.js';
+import type { GitMsg, PersonCommitResult } from '../../messages/to-git.js';
 import type { MainMsg } from '../../messages/to-main.js';
 import type { MutationResult, VaultOp } from '../../messages/vault-ops.js';
 import type { Sends } from '../../supervisors/actors.js';
@@ -417,6 +417,42 @@ runActor<GitMsg, Sends<'git'>, State>(
           'vault undo',
         );
         if (result.ok) touched(ctx, result.paths);
+        ctx.reply(result);
+        return;
+      }
+      case 'git.commit_person': {
+        // the gateway wrote the files atomically; commit them now as the given person (PeopleEdits would wait)
+        const paths = msg.paths.map((p) => p.normalize('NFC'));
+        if (msg.before) {
+          if (s.kind !== 'off') await serial(() => people.commitFirst(paths));
+          ctx.reply({ ok: true, commit: null, paths: [] });
+          return;
+        }
+        const result: PersonCommitResult =
+          paths.length === 0
+            ? { ok: true, commit: null, paths: [] }
+            : s.kind === 'off'
+              ? { ok: false, reason: 'unavailable', message: s.reason }
+              : await serial(async () => {
+                  await ensureRepo(s);
+                  if (journal.owed.length) await payOwed(s);
+                  people.forget(paths);
+                  const r = await s.repo.commitHumanChanges(paths, msg.author);
+                  await own.record(paths);
+                  if (r.ok) {
+                    commits.inc({ kind: 'human' });
+                    notify({ type: 'main.committed', kind: 'human', sha: r.sha, paths: r.paths });
+                    return { ok: true, commit: r.sha, paths: r.paths };
+                  }
+                  if (r.reason === 'nothing_to_commit') return { ok: true, commit: null, paths: [] };
+                  people.changed(paths); // kept: committed as the person by the usual retry
+                  return { ok: false, reason: 'unavailable', message: r.message };
+                });
+        log.info(
+          { event: 'vault_person_commit', paths, author: msg.author.name, commit: result.ok ? result.commit : undefined },
+          'committed a WebDAV change',
+        );
+        if (result.ok) touched(ctx, paths);
         ctx.reply(result);
         return;
       }

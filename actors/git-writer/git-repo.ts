@@ -138,9 +138,9 @@ export class GitRepo {
    * Commits, as `person`, what changed among `paths` — or, without `paths`, every changed `*.md` note in the vault
    * (never `.memvault/`). Notes with an unfinished merge are left alone.
    */
-  commitHumanChanges(paths?: string[]): Promise<HumanCommitResult> {
+  commitHumanChanges(paths?: string[], as?: Identity): Promise<HumanCommitResult> {
     const want = paths === undefined ? undefined : new Set(checkPaths(paths));
-    return this.#serial(() => this.#commitHuman(want));
+    return this.#serial(() => this.#commitHuman(want, as));
   }
 
   /** Paths with uncommitted changes (both sides of a rename), from `git status`. Includes non-notes. */
@@ -383,7 +383,7 @@ export class GitRepo {
     return { ok: true, entries: parseStatusZ(r.stdout) };
   }
 
-  async #commitHuman(want: Set<string> | undefined): Promise<HumanCommitResult> {
+  async #commitHuman(want: Set<string> | undefined, as?: Identity): Promise<HumanCommitResult> {
     const st = await this.#status();
     if (!st.ok) return st;
     const chosen = st.entries.filter((e) => {
@@ -416,7 +416,7 @@ export class GitRepo {
     if (toCommit.length === 0) return fail('nothing_to_commit', 'the only changes were notes added and deleted again before any commit');
     const c = await this.#git(this.#commitArgs(toCommit), {
       input: renderMessage({ op: 'human', paths: toCommit }),
-      env: identityEnv(this.#person),
+      env: identityEnv(as ?? this.#person),
     });
     if (!c.ok) {
       if (/nothing to commit|no changes added to commit/.test(c.stdout))

@@ -47,6 +47,11 @@ export class PeopleEdits {
     if (now - this.#waitingSince < MAX_QUIET_PERIODS * this.#o.quietMs) this.#arm(this.#o.quietMs);
   }
 
+  /** `paths` are being committed by someone else now (a WebDAV write): no longer pending. */
+  forget(paths: readonly string[]): void {
+    for (const p of paths) this.#pending.delete(p.normalize('NFC'));
+  }
+
   /** An agent is about to change `paths`: a person's pending edit of any of them is committed first, as theirs. */
   async commitFirst(paths: readonly string[]): Promise<void> {
     const touched = paths.map((p) => p.normalize('NFC')).filter((p) => this.#pending.has(p));

@@ -18,6 +18,17 @@ t.test('webdav settings', async (t) => {
   const hash = await hashPassword('correct horse', Buffer.from('a-salt-of-16-bytes'));
   const ok = configSchema.safeParse({ vault: 'v', webdav: { enabled: true, users: [{ name: 'alice', password_hash: hash }] } });
   t.ok(ok.success, 'an scrypt hash is accepted');
+  const author = configSchema.safeParse({
+    vault: 'v',
+    webdav: {
+      enabled: true,
+      author: { name: 'Vault Owner', email: 'me@example.org' },
+      users: [{ name: 'alice', email: 'a@example.org', password_hash: hash }],
+    },
+  });
+  t.ok(author.success, 'a per-user email and a shared commit author are accepted');
+  const badAuthor = configSchema.safeParse({ vault: 'v', webdav: { author: { name: 'x' } } });
+  t.notOk(badAuthor.success, 'an author needs an email');
 
   const auth = new DavAuth([{ name: 'alice', password_hash: hash }]);
   t.equal(await auth.check(basic('alice', 'correct horse')), 'alice');

@@ -1,14 +1,21 @@
-// The vault over WebDAV at /dav/, read-only for now (class 1 reads: OPTIONS, PROPFIND depth 0/1/infinity, GET, HEAD
-// with ETag and If-None-Match), so any WebDAV client or `rclone sync` can copy the vault down. Hidden entries
-// (`.git`, `.memvault`, `.obsidian`, …) and symlinks are invisible; writes answer 405 naming why (README: WebDAV).
+// The vault over WebDAV at /dav/ (class 1 and 2): OPTIONS, PROPFIND depth 0/1/infinity (named props, allprop, dead
+// props, lockdiscovery), GET/HEAD with ETag and If-None-Match; writes (dav-write.ts) are atomic and committed at once
+// as the WebDAV user; LOCK/UNLOCK/PROPPATCH in dav-lock.ts. Hidden entries (`.git`, `.memvault`, `.obsidian`, …)
+// and symlinks are invisible and untouchable (README: WebDAV).
 import { createReadStream } from 'node:fs';
-import { lstat, readdir, realpath } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { DavAuth } from './auth.js';
+import { davPath, etagOf, hrefFor, plain, statEntry, xmlEsc, type Entry } from './dav-paths.js';
+import { SUPPORTED_LOCK } from './dav-locks.js';
+import { emptyProp, keyOf, parseXml, propfindWants, type PropName } from './dav-props.js';
+import { handleWrite, readBody, type DavWriter } from './dav-write.js';
+import { handleLock, handleProppatch, handleUnlock } from './dav-lock.js';
 
-export const DAV_PREFIX = '/dav';
-const READ_METHODS = 'OPTIONS, GET, HEAD, PROPFIND';
+export { DAV_PREFIX, davPath } from './dav-paths.js';
+
+const METHODS = 'OPTIONS, GET, HEAD, PROPFIND, PROPPATCH, PUT, DELETE, MKCOL, COPY, MOVE, LOCK, UNLOCK';
 const MAX_ENTRIES = 100_000; // a Depth: infinity listing stops here (507 would lose the client's place; we truncate)
 
 export interface DavDeps {
@@ -16,50 +23,7 @@ export interface DavDeps {
   auth: DavAuth;
   /** Logged per refused login, like the API's auth_failed. */
   onAuthFailed(remote: string | undefined): void;
-}
-
-interface Entry {
-  rel: string; // vault-relative, '' for the root
-  dir: boolean;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-}
-
-const xmlEsc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const etagOf = (e: Entry) => `"${e.size.toString(16)}-${Math.floor(e.mtimeMs).toString(16)}"`;
-const hrefOf = (e: Entry) =>
-  `${DAV_PREFIX}/${e.rel
-    .split('/')
-    .filter(Boolean)
-    .map((s) => encodeURIComponent(s))
-    .join('/')}${e.dir && e.rel !== '' ? '/' : ''}`;
-
-/** The vault-relative path a /dav URL names, or null when it breaks a path rule (answered 404: nothing to see). */
-export function davPath(pathname: string): string | null {
-  let rest: string;
-  try {
-    rest = decodeURIComponent(pathname.slice(DAV_PREFIX.length));
-  } catch {
-    return null;
-  }
-  const segs = rest.split('/').filter((s) => s !== '');
-  const control = (c: string) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f;
-  for (const s of segs) if (s === '..' || s.startsWith('.') || s.includes('\\') || [...s].some(control)) return null;
-  return segs.join('/').normalize('NFC');
-}
-
-async function stat(vault: string, rel: string): Promise<Entry | null> {
-  const abs = path.join(vault, ...rel.split('/').filter(Boolean));
-  try {
-    const [root, real] = await Promise.all([realpath(vault), realpath(abs)]);
-    if (real !== path.join(root, ...rel.split('/').filter(Boolean))) return null; // a symlink on the way: invisible
-    const s = await lstat(real);
-    if (!s.isFile() && !s.isDirectory()) return null;
-    return { rel, dir: s.isDirectory(), size: s.isFile() ? s.size : 0, mtimeMs: s.mtimeMs, ctimeMs: s.birthtimeMs || s.ctimeMs };
-  } catch {
-    return null;
-  }
+  writer: DavWriter;
 }
 
 async function children(vault: string, dir: Entry, depth: number, out: Entry[]): Promise<void> {
@@ -72,64 +36,110 @@ async function children(vault: string, dir: Entry, depth: number, out: Entry[]):
   }
   for (const n of names) {
     if (n.startsWith('.') || out.length >= MAX_ENTRIES) continue;
-    const e = await stat(vault, dir.rel ? `${dir.rel}/${n}` : n);
+    const e = await statEntry(vault, dir.rel ? `${dir.rel}/${n}` : n);
     if (!e) continue;
     out.push(e);
     if (e.dir) await children(vault, e, depth - 1, out);
   }
 }
 
-function propXml(e: Entry): string {
+function liveProps(w: DavWriter, e: Entry): Map<string, string> {
   const name = e.rel.split('/').pop() ?? '';
-  return `<D:response><D:href>${xmlEsc(hrefOf(e))}</D:href><D:propstat><D:prop><D:displayname>${xmlEsc(name)}</D:displayname><D:resourcetype>${e.dir ? '<D:collection/>' : ''}</D:resourcetype>${
-    e.dir
-      ? ''
-      : `<D:getcontentlength>${e.size}</D:getcontentlength><D:getcontenttype>${e.rel.endsWith('.md') ? 'text/markdown; charset=utf-8' : 'application/octet-stream'}</D:getcontenttype><D:getetag>${xmlEsc(etagOf(e))}</D:getetag>`
-  }<D:getlastmodified>${new Date(e.mtimeMs).toUTCString()}</D:getlastmodified><D:creationdate>${new Date(e.ctimeMs).toISOString()}</D:creationdate><D:supportedlock/></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>`;
+  const m = new Map<string, string>([
+    ['displayname', `<D:displayname>${xmlEsc(name)}</D:displayname>`],
+    ['resourcetype', `<D:resourcetype>${e.dir ? '<D:collection/>' : ''}</D:resourcetype>`],
+    ['getlastmodified', `<D:getlastmodified>${new Date(e.mtimeMs).toUTCString()}</D:getlastmodified>`],
+    ['creationdate', `<D:creationdate>${new Date(e.ctimeMs).toISOString()}</D:creationdate>`],
+    ['supportedlock', SUPPORTED_LOCK],
+    ['lockdiscovery', `<D:lockdiscovery>${w.locks.discovery(e.rel)}</D:lockdiscovery>`],
+  ]);
+  if (!e.dir) {
+    m.set('getcontentlength', `<D:getcontentlength>${e.size}</D:getcontentlength>`);
+    m.set(
+      'getcontenttype',
+      `<D:getcontenttype>${e.rel.endsWith('.md') ? 'text/markdown; charset=utf-8' : 'application/octet-stream'}</D:getcontenttype>`,
+    );
+    m.set('getetag', `<D:getetag>${xmlEsc(etagOf(e))}</D:getetag>`);
+  }
+  return m;
 }
 
-function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): number {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
-  res.end(`${text}\n`);
-  return status;
+function propXml(w: DavWriter, e: Entry, wants: PropName[] | null): string {
+  const live = liveProps(w, e);
+  const dead = w.props.get(e.rel);
+  let found: string[];
+  const missing: string[] = [];
+  if (wants === null) found = [...live.values(), ...dead.map((d) => d.xml)];
+  else {
+    found = [];
+    const deadBy = new Map(dead.map((d) => [keyOf(d.name), d.xml]));
+    for (const p of wants) {
+      const x = p.ns === 'DAV:' ? live.get(p.local) : deadBy.get(keyOf(p));
+      if (x) found.push(x);
+      else missing.push(emptyProp(p));
+    }
+  }
+  const stat = (props: string[], status: string) =>
+    props.length ? `<D:propstat><D:prop>${props.join('')}</D:prop><D:status>HTTP/1.1 ${status}</D:status></D:propstat>` : '';
+  return `<D:response><D:href>${xmlEsc(hrefFor(e))}</D:href>${stat(found, '200 OK')}${stat(missing, '404 Not Found')}</D:response>`;
 }
 
 /** Serves one request under /dav (the caller routes only those); resolves with the status sent. */
 export async function handleDav(d: DavDeps, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<number> {
   const user = await d.auth.check(req.headers.authorization);
   if (!user) {
+    req.resume();
     d.onAuthFailed(req.socket.remoteAddress);
     return plain(res, 401, 'log in with a user from webdav.users', { 'www-authenticate': 'Basic realm="memvault", charset="UTF-8"' });
   }
   const method = req.method ?? 'GET';
-  if (method === 'OPTIONS') {
-    res.writeHead(200, { dav: '1', allow: READ_METHODS, 'ms-author-via': 'DAV', 'content-length': '0' });
-    res.end();
-    return 200;
-  }
-  if (method !== 'GET' && method !== 'HEAD' && method !== 'PROPFIND') {
+  if ((req.url ?? '').includes('#')) {
+    // a fragment is the client's business; acting on the path without it could delete a whole folder (litmus)
     req.resume();
-    return plain(
-      res,
-      405,
-      `${method} is not served: memvault's WebDAV is read-only for now (edits go through the git writer; see README, WebDAV)`,
-      {
-        allow: READ_METHODS,
-      },
-    );
+    return plain(res, 400, 'a request URL must not carry a #fragment');
   }
+  switch (method) {
+    case 'OPTIONS':
+      req.resume();
+      res.writeHead(200, { dav: '1, 2', allow: METHODS, 'ms-author-via': 'DAV', 'content-length': '0' });
+      res.end();
+      return 200;
+    case 'PUT':
+    case 'DELETE':
+    case 'MKCOL':
+    case 'COPY':
+    case 'MOVE':
+      return handleWrite(d.writer, req, res, pathname, user);
+    case 'LOCK':
+      return handleLock(d.writer, req, res, pathname, user);
+    case 'UNLOCK':
+      return handleUnlock(d.writer, req, res, pathname);
+    case 'PROPPATCH':
+      return handleProppatch(d.writer, req, res, pathname);
+    case 'GET':
+    case 'HEAD':
+    case 'PROPFIND':
+      break;
+    default:
+      req.resume();
+      return plain(res, 405, `${method} is not a WebDAV method memvault serves`, { allow: METHODS });
+  }
+  const body = method === 'PROPFIND' ? await readBody(req) : null;
+  if (method !== 'PROPFIND') req.resume();
   const rel = davPath(pathname);
-  const e = rel === null ? null : await stat(d.vault, rel);
+  const e = rel === null ? null : await statEntry(d.vault, rel);
   if (!e) return plain(res, 404, `nothing at ${pathname}`);
   if (method === 'PROPFIND') {
-    req.resume(); // the body (which properties) is not read: every live property is sent (allprop)
+    const root = body ? parseXml(body) : null;
+    const wants = root === 'bad' ? 'bad' : propfindWants(root);
+    if (wants === 'bad') return plain(res, 400, 'the PROPFIND body is not a well-formed DAV:propfind');
     const depthHeader = String(req.headers['depth'] ?? 'infinity').toLowerCase();
     const depth = depthHeader === '0' ? 0 : depthHeader === '1' ? 1 : Number.POSITIVE_INFINITY;
     const all = [e];
     if (e.dir) await children(d.vault, e, depth, all);
-    const body = `<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:">${all.map(propXml).join('')}</D:multistatus>`;
-    res.writeHead(207, { 'content-type': 'application/xml; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) });
-    res.end(body);
+    const text = `<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:">${all.map((x) => propXml(d.writer, x, wants)).join('')}</D:multistatus>`;
+    res.writeHead(207, { 'content-type': 'application/xml; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+    res.end(text);
     return 207;
   }
   if (e.dir) return plain(res, 200, 'a folder: PROPFIND lists it');
