@@ -2,8 +2,10 @@
 // per write: blobs from the work tree (`hash-object --stdin-paths`, filters applied as `git add` would), trees from
 // HEAD's with only the changed entries replaced (`cat-file --batch`, `mktree --batch`), the commit object
 // (`hash-object -t commit`), and HEAD moved only if no one moved it meanwhile (`update-ref --stdin` transaction).
-// The caller then brings git's index in line (`indexInfo`). Anything unusual (a symlink, a submodule, a detached
+// git's index is brought in line (`update-index --index-info`) before HEAD moves: if a lock stops it, nothing moves
+// and the batch fails as `git_failed`, as `git commit` did. Anything unusual (a symlink, a submodule, a detached
 // HEAD) answers `fallback`, and GitRepo commits with the porcelain as before.
+import { spawn } from 'node:child_process';
 import { lstat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure } from '../../messages/common.js';
@@ -17,7 +19,7 @@ type Tree = Map<string, Entry>;
 /** A change to one path: its new blob, or null for a removal. */
 type Change = { path: string; entry: Entry | null };
 
-export type FastResult = { ok: true; sha: string; changes: Change[] } | Failure<'nothing_to_commit' | 'ignored'> | Fallback;
+export type FastResult = { ok: true; sha: string; changes: Change[] } | Failure<'nothing_to_commit' | 'ignored' | 'git_failed'> | Fallback;
 
 /** One commit of a batch: what to commit and its message. */
 export interface FastItem {
@@ -59,6 +61,24 @@ const object: Parser<{ sha: string; type: string; body: Buffer } | null> = (buf)
   return { value: { sha: head[0]!, type: head[1]!, body: buf.subarray(nl + 1, nl + 1 + size) }, used: nl + 1 + size + 1 };
 };
 
+// Another git (a person's `git status`) may hold index.lock for a moment: as git-repo.ts retries its commands.
+const LOCK_BUSY = /\.lock': File exists|Unable to create '[^']*\.lock'/;
+const LOCK_RETRY_MS = [20, 80, 250];
+
+function run(cwd: string, args: string[], env: NodeJS.ProcessEnv, input: string): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString('utf8');
+    });
+    child.on('error', (e) => resolve({ code: null, stderr: e.message }));
+    child.on('close', (code) => resolve({ code, stderr }));
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
+  });
+}
+
 const TYPE_OF: Record<string, string> = { '100644': 'blob', '100755': 'blob', '120000': 'blob', '40000': 'tree', '160000': 'commit' };
 
 export class FastCommitter {
@@ -70,6 +90,7 @@ export class FastCommitter {
   readonly #ignore: GitPipe;
   readonly #pipes: GitPipe[];
   readonly #rawLen: number;
+  readonly #env: NodeJS.ProcessEnv;
   #tmpSeq = 0;
   // Trees by id (immutable, so never stale); emptied when large.
   readonly #trees = new Map<string, Tree>();
@@ -81,6 +102,7 @@ export class FastCommitter {
     env: NodeJS.ProcessEnv,
   ) {
     this.#rawLen = hexLen / 2;
+    this.#env = env;
     const pipe = (args: string[]): GitPipe => new GitPipe(root, args, env);
     this.#cat = pipe(['cat-file', '--batch']);
     this.#blobs = pipe(['hash-object', '-w', '--stdin-paths']);
@@ -124,8 +146,34 @@ export class FastCommitter {
         out.push({ ok: true, sha: r.sha, changes: r.changes });
       } else out.push(r);
     }
-    if (parent !== head.sha) await this.#refs.request(`start\nupdate HEAD ${parent} ${head.sha}\nprepare\ncommit\n`, lines(3));
+    if (parent === head.sha) return out;
+    const zero = '0'.repeat(this.#rawLen * 2);
+    const index = await this.#updateIndex(
+      out.flatMap((o) => (o.ok ? o.changes : [])),
+      zero,
+    );
+    if (index !== null) return out.map((o) => (o.ok ? fail('git_failed', index) : o));
+    await this.#refs.request(`start\nupdate HEAD ${parent} ${head.sha}\nprepare\ncommit\n`, lines(3));
     return out;
+  }
+
+  /**
+   * Records `changes` in git's index (one process per batch: it holds index.lock until it ends). Retried while another
+   * git holds the lock for a moment; null when done, else why not.
+   */
+  async #updateIndex(changes: Change[], zero: string): Promise<string | null> {
+    const input = changes
+      .map((c) => (c.entry === null ? `0 ${zero}\t${c.path}\0` : `${c.entry.mode} ${c.entry.sha}\t${c.path}\0`))
+      .join('');
+    let why = '';
+    for (const ms of [...LOCK_RETRY_MS, -1]) {
+      const r = await run(this.root, ['update-index', '-z', '--index-info'], this.#env, input);
+      if (r.code === 0) return null;
+      why = `git update-index -z --index-info failed (exit ${r.code ?? 'signal'}): ${r.stderr.trim() || 'no output'}`;
+      if (ms < 0 || !LOCK_BUSY.test(r.stderr)) break;
+      await new Promise((res) => setTimeout(res, ms));
+    }
+    return why;
   }
 
   async #build(item: FastItem, parent: string, treeSha: string, who: Identity): Promise<Built | Exclude<FastResult, { ok: true }>> {
@@ -179,11 +227,6 @@ export class FastCommitter {
       await unlink(tmp).catch(() => {});
     }
     return { ok: true, sha, tree: newTree, changes };
-  }
-
-  /** The `update-index --index-info` input that makes git's index hold what `changes` committed. */
-  static indexInfo(changes: Change[], zero: string): string {
-    return changes.map((c) => (c.entry === null ? `0 ${zero}\t${c.path}\0` : `${c.entry.mode} ${c.entry.sha}\t${c.path}\0`)).join('');
   }
 
   async #tree(sha: string): Promise<Tree> {

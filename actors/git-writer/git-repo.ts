@@ -3,7 +3,6 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../messages/common.js';
-import { FastCommitter } from './fast-commit.js';
 import { fastCommitVia } from './spawner.js';
 import { cleanGitEnv, git, gitVersion, type GitEnv, type GitFailure, type GitOutput, type GitRunOptions } from './git-cli.js';
 import { identityEnv, prepareRepository, STATE_DIR } from './git-init.js';
@@ -87,8 +86,6 @@ export class GitRepo {
   #pumping = false;
   #commitsSinceMaintenance = 0;
   readonly #gitDir: string;
-  // Index entries a commit made but `update-index` could not record yet (a person's git held index.lock): retried.
-  readonly #indexOwed = new Map<string, string>();
 
   private constructor(root: string, opts: GitRepoOptions, hexLen: number, tracked: Set<string>, gitDir: string) {
     this.root = root;
@@ -278,12 +275,6 @@ export class GitRepo {
     });
     if (out.kind === 'error') this.#onWarning(`fast commit fell back to git commit: ${out.message}`);
     const results = out.kind === 'fast' ? out.results : [];
-    const zero = '0'.repeat(this.#hexLen);
-    for (const r of results) {
-      if (!r.ok) continue;
-      for (const c of r.changes) this.#indexOwed.set(c.path, FastCommitter.indexInfo([c], zero));
-    }
-    await this.#syncIndex();
     for (const [i, j] of batch.entries()) {
       const r = results[i];
       if (r === undefined || (!r.ok && r.reason === 'fallback')) {
@@ -300,20 +291,7 @@ export class GitRepo {
     }
   }
 
-  /** Records in git's index what fast commits committed, so `git status` stays clean. */
-  async #syncIndex(): Promise<void> {
-    if (this.#indexOwed.size === 0) return;
-    const owed = [...this.#indexOwed.values()];
-    const u = await this.#git(['update-index', '-z', '--index-info'], { input: owed.join('') });
-    if (!u.ok) {
-      this.#onWarning(`git's index could not be updated after a commit; retried at the next one: ${u.message}`);
-      return;
-    }
-    this.#indexOwed.clear();
-  }
-
   async #commitAsAuthor(paths: string[], msg: CommitMessage): Promise<CommitResult> {
-    await this.#syncIndex();
     let refreshed = false;
     for (;;) {
       const exists = await Promise.all(paths.map((p) => this.#exists(p)));
@@ -369,7 +347,6 @@ export class GitRepo {
   }
 
   async #undoLast(opts: { agent?: string; byAgent: string; reason?: string }): Promise<UndoResult> {
-    await this.#syncIndex();
     const lg = await this.#log(this.#undoScan);
     if (!lg.ok) return lg;
     // Newest first: a commit reverted by a later one is done with — unless that revert was itself reverted (a redo).
@@ -460,7 +437,6 @@ export class GitRepo {
   }
 
   async #commitHuman(want: Set<string> | undefined): Promise<HumanCommitResult> {
-    await this.#syncIndex();
     const st = await this.#status();
     if (!st.ok) return st;
     const chosen = st.entries.filter((e) => {
