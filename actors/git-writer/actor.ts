@@ -62,11 +62,27 @@ type State = Ready | { kind: 'off'; reason: string };
 
 /** One git operation at a time: the quiet-period timer and message handlers share the repository. */
 let chain: Promise<unknown> = Promise.resolve();
+/** Agent writes' file phases under way (see shared): a serial section waits for them. */
+const sharedRunning = new Set<Promise<unknown>>();
 function serial<T>(fn: () => Promise<T>): Promise<T> {
-  const next = chain.then(fn, fn);
+  const before = [...sharedRunning];
+  const next = chain.then(() => Promise.allSettled(before)).then(fn);
   chain = next.catch(() => {});
   return next;
 }
+/**
+ * Agent writes of different notes change their files at once (their journal fsyncs are then shared, see
+ * IntentJournal#flush): after every serial section asked before, and before any asked after.
+ */
+function shared<T>(fn: () => Promise<T>): Promise<T> {
+  const p = chain.then(fn, fn);
+  const settled = p.catch(() => {});
+  sharedRunning.add(settled);
+  void settled.then(() => sharedRunning.delete(settled));
+  return p;
+}
+/** Per note, the write that has it: the next write of the note waits until that one is committed (same-note order). */
+const noteTurn = new Map<string, Promise<void>>();
 
 const ignore = makeIgnore(cfg.watcher.ignore);
 const memory = memoryPaths(cfg.memory.folder);
@@ -103,7 +119,16 @@ function opPaths(op: VaultOp): string[] {
  * nothing. Prepare the folder again as at first start (git init, import its notes as the person's first commit).
  * A vault that is missing altogether is left alone: the write itself is then refused as `unavailable`.
  */
-async function ensureRepo(s: Ready): Promise<void> {
+/** One re-initialisation at a time (agent writes of different notes check at once). */
+let ensuring: Promise<void> | null = null;
+function ensureRepo(s: Ready): Promise<void> {
+  ensuring ??= ensureRepoNow(s).finally(() => {
+    ensuring = null;
+  });
+  return ensuring;
+}
+
+async function ensureRepoNow(s: Ready): Promise<void> {
   try {
     await lstat(cfg.vault);
   } catch {
@@ -187,6 +212,30 @@ async function mutate(s: Ready, plan: () => Promise<VaultOp>, caller: Caller, as
     return await finish(staged);
   } finally {
     await journal.clear(staged.intent);
+  }
+}
+
+/** An agent's vault write, delete or move: as mutate, its file phase beside other notes' (see shared). */
+async function mutateNote(s: Ready, op: VaultOp, caller: Caller): Promise<MutationResult> {
+  const paths = opPaths(op).map((p) => p.normalize('NFC'));
+  const before = paths.map((p) => noteTurn.get(p));
+  let release = (): void => {};
+  const mine = new Promise<void>((r) => {
+    release = r;
+  });
+  for (const p of paths) noteTurn.set(p, mine);
+  try {
+    await Promise.all(before);
+    const staged = await shared(() => stage(s, async () => op, caller));
+    if (staged.kind === 'done') return staged.result;
+    try {
+      return await finish(staged);
+    } finally {
+      await journal.clear(staged.intent);
+    }
+  } finally {
+    release();
+    for (const p of paths) if (noteTurn.get(p) === mine) noteTurn.delete(p);
   }
 }
 
@@ -298,7 +347,16 @@ const owedMeta = (o: Intent): CommitMeta => ({ op: o.op, paths: o.paths, agent: 
 let owedTimer: NodeJS.Timeout | null = null;
 let owedRetryMs = 0;
 
-async function payOwed(s: Ready): Promise<void> {
+/** One payment run at a time: two would commit the oldest owed write twice and drop the next. */
+let paying: Promise<void> | null = null;
+function payOwed(s: Ready): Promise<void> {
+  paying ??= payOwedNow(s).finally(() => {
+    paying = null;
+  });
+  return paying;
+}
+
+async function payOwedNow(s: Ready): Promise<void> {
   for (let o = journal.owed[0]; o; o = journal.owed[0]) {
     const c = await s.repo.commit(o.paths, owedMeta(o));
     if (!c.ok && c.reason !== 'nothing_to_commit') return armOwed(s);
@@ -325,7 +383,7 @@ runActor<GitMsg, Sends<'git'>, State>(
     const s = ctx.state;
     switch (msg.type) {
       case 'git.mutate': {
-        const result: MutationResult = s.kind === 'off' ? fail('unavailable', s.reason) : await mutate(s, async () => msg.op, msg.caller);
+        const result: MutationResult = s.kind === 'off' ? fail('unavailable', s.reason) : await mutateNote(s, msg.op, msg.caller);
         writes.inc({ op: msg.op.op, outcome: result.ok ? 'ok' : result.reason });
         log.info(
           {

@@ -127,7 +127,7 @@ export class IntentJournal {
     const i = replaces === undefined ? -1 : this.#inflight.indexOf(replaces);
     if (i >= 0) this.#inflight[i] = intent;
     else this.#inflight.push(intent);
-    const problem = await this.#write(this.#state());
+    const problem = await this.#flush();
     if (problem !== null) await this.clear(intent); // a half-written intent must not be read back
     return problem;
   }
@@ -146,14 +146,14 @@ export class IntentJournal {
     // Others still in flight: the file is left as it is (rewriting it unsynced could tear their durable intents); the
     // cleared one goes at the next write of the file, and read back before that it is skipped (its notes are clean).
     if (this.#inflight.length > 0) return;
-    if (this.#owed.length > 0) await this.#write(this.#state(), false);
-    else await truncate(this.#file, 0).catch(() => undefined);
+    if (this.#owed.length > 0) await this.#queue(() => this.#write(this.#state(), false));
+    else await this.#queue(() => truncate(this.#file, 0).catch(() => undefined));
   }
 
   /** The write `intent` is on disk but git refused its commit: kept (durably) until paid, across restarts too. */
   async owe(intent: Intent): Promise<void> {
     this.#owed.push(intent);
-    await this.#write(this.#state());
+    await this.#flush();
   }
 
   /** The oldest owed write is committed. */
@@ -166,7 +166,31 @@ export class IntentJournal {
   async reset(): Promise<void> {
     this.#owed = [];
     this.#inflight = [];
-    await truncate(this.#file, 0).catch(() => undefined);
+    await this.#queue(() => truncate(this.#file, 0).catch(() => undefined));
+  }
+
+  // The file is written by one operation at a time (two at once could leave one's tail after the other's text).
+  #tail: Promise<unknown> = Promise.resolve();
+  #queued: Promise<string | null> | null = null;
+
+  #queue<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.#tail.then(fn);
+    this.#tail = p.catch(() => {});
+    return p;
+  }
+
+  /**
+   * Group commit: writes and syncs the state as it is when the write starts, so one fsync covers every change made
+   * while the previous write was under way; a caller whose change is already in a queued write shares it.
+   */
+  #flush(): Promise<string | null> {
+    if (this.#queued) return this.#queued;
+    const p = this.#queue(() => {
+      this.#queued = null;
+      return this.#write(this.#state());
+    });
+    this.#queued = p;
+    return p;
   }
 
   async #write(state: JournalState, sync = true): Promise<string | null> {
