@@ -174,8 +174,8 @@ export const ACTORS = {
     tree: 'root',
     oneshot: false,
     needsWrites: true,
-    window: 8,
-    concurrency: 1,
+    window: 16,
+    concurrency: 16, // writes' commits overlap and are made in batches (actors/git-writer/actor.ts mutate)
     stall: 1,
     shutdownMs: 10_000,
     pools: false,

@@ -11,7 +11,7 @@ import { assertNever, fail } from '../../messages/common.js';
 import type { GitMsg, PersonCommitResult } from '../../messages/to-git.js';
 import type { MainMsg } from '../../messages/to-main.js';
 import type { MutationResult, VaultOp } from '../../messages/vault-ops.js';
-import type { Sends } from '../../supervisors/actors.js';
+import { ACTORS, type Sends } from '../../supervisors/actors.js';
 import { makeIgnore } from '../watcher/scan.js';
 import { VaultWriter } from './vault/vault-writer.js';
 import { removeStaleTemps } from './vault/atomic.js';
@@ -63,11 +63,27 @@ type State = Ready | { kind: 'off'; reason: string };
 
 /** One git operation at a time: the quiet-period timer and message handlers share the repository. */
 let chain: Promise<unknown> = Promise.resolve();
+/** Agent writes' file phases under way (see shared): a serial section waits for them. */
+const sharedRunning = new Set<Promise<unknown>>();
 function serial<T>(fn: () => Promise<T>): Promise<T> {
-  const next = chain.then(fn, fn);
+  const before = [...sharedRunning];
+  const next = chain.then(() => Promise.allSettled(before)).then(fn);
   chain = next.catch(() => {});
   return next;
 }
+/**
+ * Agent writes of different notes change their files at once (their journal fsyncs are then shared, see
+ * IntentJournal#flush): after every serial section asked before, and before any asked after.
+ */
+function shared<T>(fn: () => Promise<T>): Promise<T> {
+  const p = chain.then(fn, fn);
+  const settled = p.catch(() => {});
+  sharedRunning.add(settled);
+  void settled.then(() => sharedRunning.delete(settled));
+  return p;
+}
+/** Per note, the write that has it: the next write of the note waits until that one is committed (same-note order). */
+const noteTurn = new Map<string, Promise<void>>();
 
 const ignore = makeIgnore(cfg.watcher.ignore);
 const memory = memoryPaths(cfg.memory.folder);
@@ -104,7 +120,16 @@ function opPaths(op: VaultOp): string[] {
  * nothing. Prepare the folder again as at first start (git init, import its notes as the person's first commit).
  * A vault that is missing altogether is left alone: the write itself is then refused as `unavailable`.
  */
-async function ensureRepo(s: Ready): Promise<void> {
+/** One re-initialisation at a time (agent writes of different notes check at once). */
+let ensuring: Promise<void> | null = null;
+function ensureRepo(s: Ready): Promise<void> {
+  ensuring ??= ensureRepoNow(s).finally(() => {
+    ensuring = null;
+  });
+  return ensuring;
+}
+
+async function ensureRepoNow(s: Ready): Promise<void> {
   try {
     await lstat(cfg.vault);
   } catch {
@@ -140,6 +165,7 @@ async function commitPeople(paths: string[]): Promise<boolean> {
   // an agent's write git refused earlier is the agent's, not a person's edit: record it first, as the agent
   if (journal.owed.length) await payOwed(s);
   const agents = new Set(journal.owed.flatMap((o) => o.paths.map((p) => p.normalize('NFC'))));
+  for (const p of committing.keys()) agents.add(p); // an agent's commit is on its way: the change is the agent's
   const theirs = paths.filter((p) => !agents.has(p));
   if (theirs.length === 0) return true;
   const r = await s.repo.commitHumanChanges(theirs);
@@ -156,8 +182,8 @@ async function commitPeople(paths: string[]): Promise<boolean> {
 
 type Caller = Extract<GitMsg, { type: 'git.mutate' }>['caller'];
 
-async function journalRecord(intent: Intent): Promise<void> {
-  const problem = await journal.record(intent);
+async function journalRecord(intent: Intent, replaces?: Intent): Promise<void> {
+  const problem = await journal.record(intent, replaces);
   if (problem === null) return;
   journalFailures.inc();
   log.warn(
@@ -172,50 +198,123 @@ interface As {
   privileged: true;
 }
 
-async function mutate(s: Ready, op: VaultOp, caller: Caller, as?: As): Promise<MutationResult> {
-  // durable before any file changes: a crash before the commit is then recorded at the next start as this agent's
-  const intent = await intentFor(cfg.vault, op, caller);
-  await journalRecord(intent);
+/** Commits not made yet, by path: a write waits for its note's last commit before changing the file (same-note order). */
+const committing = new Map<string, Promise<unknown>>();
+
+/**
+ * One agent mutation: its file change serialised with every other (`plan` reads the vault inside that section, so
+ * two appends never read the same text), its commit then queued in the repository without holding the section, so
+ * writes that arrive meanwhile change their files and are committed in the same batch (GitRepo), each its own commit.
+ */
+async function mutate(s: Ready, plan: () => Promise<VaultOp>, caller: Caller, as?: As): Promise<MutationResult> {
+  const staged = await serial(() => stage(s, plan, caller, as));
+  if (staged.kind === 'done') return staged.result;
   try {
-    const result = await applyAndCommit(s, op, caller, intent, as);
-    if (result.ok) await own.record(result.paths);
-    return result;
+    return await finish(staged);
   } finally {
-    await journal.clear();
+    await journal.clear(staged.intent);
   }
 }
 
-async function applyAndCommit(s: Ready, op: VaultOp, caller: Caller, intent0: Intent, as?: As): Promise<MutationResult> {
+/** An agent's vault write, delete or move: as mutate, its file phase beside other notes' (see shared). */
+async function mutateNote(s: Ready, op: VaultOp, caller: Caller): Promise<MutationResult> {
+  const paths = opPaths(op).map((p) => p.normalize('NFC'));
+  const before = paths.map((p) => noteTurn.get(p));
+  let release = (): void => {};
+  const mine = new Promise<void>((r) => {
+    release = r;
+  });
+  for (const p of paths) noteTurn.set(p, mine);
+  try {
+    await Promise.all(before);
+    const staged = await shared(() => stage(s, async () => op, caller));
+    if (staged.kind === 'done') return staged.result;
+    try {
+      return await finish(staged);
+    } finally {
+      await journal.clear(staged.intent);
+    }
+  } finally {
+    release();
+    for (const p of paths) if (noteTurn.get(p) === mine) noteTurn.delete(p);
+  }
+}
+
+type Staged =
+  | { kind: 'done'; result: MutationResult }
+  | {
+      kind: 'committing';
+      op: VaultOp;
+      intent: Intent;
+      applied: { paths: string[]; mtimeMs: number | null; contentHash: string | null };
+      commit: Promise<Awaited<ReturnType<GitRepo['commit']>>>;
+      started: number;
+      fileDone: number;
+    };
+
+async function stage(s: Ready, plan: () => Promise<VaultOp>, caller: Caller, as?: As): Promise<Staged> {
+  const op = await plan();
+  // the note's earlier commit reads the work tree: it must be made before this write changes the file
+  await Promise.all(opPaths(op).map((p) => committing.get(p.normalize('NFC'))));
+  // durable before any file changes: a crash before the commit is then recorded at the next start as this agent's
+  const intent0 = await intentFor(cfg.vault, op, caller);
+  await journalRecord(intent0);
   const started = performance.now();
   let intent = intent0;
-  await ensureRepo(s);
-  if (journal.owed.length) await payOwed(s); // earlier writes git refused are recorded first, in order
-  // a person's uncommitted edit of the same note is committed first, as theirs: neither text is lost
-  await people.commitFirst(opPaths(op));
-  const applied = await s.writer.apply(op, as ? { ...caller, privileged: true } : caller);
-  const fileDone = performance.now();
-  phases.observe({ phase: 'file' }, (fileDone - started) / 1000);
-  if (!applied.ok) return applied;
-  // the frontmatter merge changed the bytes: the journal must know the hash the note really has
-  if (applied.contentHash !== null && !intent.hashes.includes(applied.contentHash)) {
-    intent = { ...intent, hashes: [...intent.hashes, applied.contentHash] };
-    await journalRecord(intent);
+  try {
+    await ensureRepo(s);
+    if (journal.owed.length) await payOwed(s); // earlier writes git refused are recorded first, in order
+    // a person's uncommitted edit of the same note is committed first, as theirs: neither text is lost
+    await people.commitFirst(opPaths(op));
+    const applied = await s.writer.apply(op, as ? { ...caller, privileged: true } : caller);
+    const fileDone = performance.now();
+    phases.observe({ phase: 'file' }, (fileDone - started) / 1000);
+    if (!applied.ok) {
+      await journal.clear(intent);
+      return { kind: 'done', result: applied };
+    }
+    // the frontmatter merge changed the bytes: the journal must know the hash the note really has
+    if (applied.contentHash !== null && !intent.hashes.includes(applied.contentHash)) {
+      intent = { ...intent, hashes: [...intent.hashes, applied.contentHash] };
+      await journalRecord(intent, intent0);
+    }
+    const meta: CommitMeta = {
+      op: as?.commitOp ?? op.op,
+      paths: applied.paths,
+      agent: caller.agent,
+      reason: caller.reason,
+      skill: caller.skill,
+      run: caller.run,
+      batch: caller.batch,
+    };
+    // a commit git refuses is owed (journaled) before the note stops counting as committing: never a person's edit
+    const commit = s.repo.commit(applied.paths, meta).then(async (c) => {
+      if (!c.ok && c.reason !== 'nothing_to_commit') {
+        await journal.owe({ ...intent, paths: applied.paths });
+        armOwed(s);
+      } else await own.record(applied.paths); // before the note stops counting as committing: its echo is ours
+      return c;
+    });
+    const settled = commit.catch(() => {});
+    for (const p of applied.paths) {
+      committing.set(p, settled);
+      void settled.then(() => {
+        if (committing.get(p) === settled) committing.delete(p);
+      });
+    }
+    return { kind: 'committing', op, intent, applied, commit, started, fileDone };
+  } catch (err) {
+    await journal.clear(intent);
+    throw err;
   }
-  const meta: CommitMeta = {
-    op: as?.commitOp ?? op.op,
-    paths: applied.paths,
-    agent: caller.agent,
-    reason: caller.reason,
-    skill: caller.skill,
-    run: caller.run,
-    batch: caller.batch,
-  };
-  const c = await s.repo.commit(applied.paths, meta);
-  phases.observe({ phase: 'commit' }, (performance.now() - fileDone) / 1000);
-  phases.observe({ phase: 'total' }, (performance.now() - started) / 1000);
+}
+
+async function finish(st: Extract<Staged, { kind: 'committing' }>): Promise<MutationResult> {
+  const { op, applied } = st;
+  const c = await st.commit;
+  phases.observe({ phase: 'commit' }, (performance.now() - st.fileDone) / 1000);
+  phases.observe({ phase: 'total' }, (performance.now() - st.started) / 1000);
   if (!c.ok && c.reason !== 'nothing_to_commit') {
-    await journal.owe({ ...intent, paths: applied.paths });
-    armOwed(s);
     // the writer's free-space check makes this rare (another program filled the disk in between)
     if (/No space left on device|Disk quota exceeded/i.test(c.message))
       return fail(
@@ -251,7 +350,16 @@ const owedMeta = (o: Intent): CommitMeta => ({ op: o.op, paths: o.paths, agent: 
 let owedTimer: NodeJS.Timeout | null = null;
 let owedRetryMs = 0;
 
-async function payOwed(s: Ready): Promise<void> {
+/** One payment run at a time: two would commit the oldest owed write twice and drop the next. */
+let paying: Promise<void> | null = null;
+function payOwed(s: Ready): Promise<void> {
+  paying ??= payOwedNow(s).finally(() => {
+    paying = null;
+  });
+  return paying;
+}
+
+async function payOwedNow(s: Ready): Promise<void> {
   for (let o = journal.owed[0]; o; o = journal.owed[0]) {
     const c = await s.repo.commit(o.paths, owedMeta(o));
     if (!c.ok && c.reason !== 'nothing_to_commit') return armOwed(s);
@@ -278,7 +386,7 @@ runActor<GitMsg, Sends<'git'>, State>(
     const s = ctx.state;
     switch (msg.type) {
       case 'git.mutate': {
-        const result: MutationResult = s.kind === 'off' ? fail('unavailable', s.reason) : await serial(() => mutate(s, msg.op, msg.caller));
+        const result: MutationResult = s.kind === 'off' ? fail('unavailable', s.reason) : await mutateNote(s, msg.op, msg.caller);
         writes.inc({ op: msg.op.op, outcome: result.ok ? 'ok' : result.reason });
         log.info(
           {
@@ -302,10 +410,15 @@ runActor<GitMsg, Sends<'git'>, State>(
         const result: MutationResult =
           s.kind === 'off'
             ? fail('unavailable', s.reason)
-            : await serial(async () => {
-                plan = await planRemember(cfg.vault, memory, msg.fact, Date.now());
-                return mutate(s, plan.op, caller, { commitOp: 'remember', privileged: true });
-              });
+            : await mutate(
+                s,
+                async () => {
+                  plan = await planRemember(cfg.vault, memory, msg.fact, Date.now());
+                  return plan.op;
+                },
+                caller,
+                { commitOp: 'remember', privileged: true },
+              );
         writes.inc({ op: 'remember', outcome: result.ok ? 'ok' : result.reason });
         const p = plan as Awaited<ReturnType<typeof planRemember>> | null;
         if (!result.ok || !p) {
@@ -327,9 +440,7 @@ runActor<GitMsg, Sends<'git'>, State>(
         const result: MutationResult =
           s.kind === 'off'
             ? fail('unavailable', s.reason)
-            : await serial(async () =>
-                mutate(s, await planForget(cfg.vault, memory, msg.lines), caller, { commitOp: 'forget', privileged: true }),
-              );
+            : await mutate(s, () => planForget(cfg.vault, memory, msg.lines), caller, { commitOp: 'forget', privileged: true });
         writes.inc({ op: 'forget', outcome: result.ok ? 'ok' : result.reason });
         if (result.ok) touched(ctx, result.paths);
         ctx.reply(result);
@@ -340,9 +451,7 @@ runActor<GitMsg, Sends<'git'>, State>(
         const result: MutationResult =
           s.kind === 'off'
             ? fail('unavailable', s.reason)
-            : await serial(async () =>
-                mutate(s, await planJournal(cfg.vault, memory, msg.line), caller, { commitOp: 'write', privileged: true }),
-              );
+            : await mutate(s, () => planJournal(cfg.vault, memory, msg.line), caller, { commitOp: 'write', privileged: true });
         writes.inc({ op: 'dream_journal', outcome: result.ok ? 'ok' : result.reason });
         if (result.ok) touched(ctx, result.paths);
         ctx.reply(result);
@@ -354,7 +463,7 @@ runActor<GitMsg, Sends<'git'>, State>(
         const result: MutationResult =
           s.kind === 'off'
             ? fail('unavailable', s.reason)
-            : await serial(async () => mutate(s, op, caller, { commitOp: 'write', privileged: true }));
+            : await mutate(s, async () => op, caller, { commitOp: 'write', privileged: true });
         writes.inc({ op: 'dream_memory_md', outcome: result.ok ? 'ok' : result.reason });
         if (result.ok) touched(ctx, result.paths);
         ctx.reply(result);
@@ -459,6 +568,8 @@ runActor<GitMsg, Sends<'git'>, State>(
       case 'git.worktree_changed': {
         if (s.kind === 'off') return;
         const notes = msg.paths.filter((p) => !ignore(p, false)).map((p) => p.normalize('NFC'));
+        // the echo of a write whose commit is being made: told apart once that commit is (see stage)
+        await Promise.all(notes.map((p) => committing.get(p)));
         const theirs = await own.othersOf(notes);
         worktree.inc({ by: 'own' }, notes.length - theirs.length);
         worktree.inc({ by: 'person' }, theirs.length);
@@ -514,4 +625,6 @@ runActor<GitMsg, Sends<'git'>, State>(
     board.set('gitState', stateCode(GIT_STATES, 'ready'));
     return ready;
   },
+  // writes change their files one at a time (serial) but wait for their commits together: see mutate
+  { concurrency: ACTORS.git.concurrency },
 );

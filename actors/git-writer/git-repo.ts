@@ -3,7 +3,8 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../messages/common.js';
-import { git, gitVersion, type GitEnv, type GitFailure, type GitOutput, type GitRunOptions } from './git-cli.js';
+import { fastCommitVia } from './spawner.js';
+import { cleanGitEnv, git, gitVersion, type GitEnv, type GitFailure, type GitOutput, type GitRunOptions } from './git-cli.js';
 import { identityEnv, prepareRepository, STATE_DIR } from './git-init.js';
 import { LOG_FORMAT, parseLog, renderMessage, UNDOABLE_OPS, type CommitMessage, type Identity, type LogEntry } from './git-message.js';
 import { isUnmerged, parseStatusZ, type StatusEntry } from './git-status.js';
@@ -59,6 +60,10 @@ function checkPaths(paths: readonly string[]): string[] {
 }
 
 type Job = () => Promise<void>;
+/** An agent commit waiting in the queue: consecutive ones are made in one batch (see #commitBatch). */
+type CommitJob = { paths: string[]; msg: CommitMessage; done: (r: CommitResult) => void; failed: (e: unknown) => void };
+/** The most agent commits made in one batch. */
+const BATCH_MAX = 64;
 
 const isStatePath = (p: string): boolean => p === STATE_DIR || p.startsWith(`${STATE_DIR}/`);
 const isMarkdown = (p: string): boolean => p.toLowerCase().endsWith('.md');
@@ -77,11 +82,12 @@ export class GitRepo {
   // when it is wrong, git says so and we ask it (#refreshTracked), so correctness never rests on it.
   readonly #tracked: Set<string>;
   // One queue for everything: git takes index.lock, so our own commands never overlap, in the order they were asked.
-  readonly #jobs: Job[] = [];
+  readonly #jobs: (Job | CommitJob)[] = [];
   #pumping = false;
   #commitsSinceMaintenance = 0;
+  readonly #gitDir: string;
 
-  private constructor(root: string, opts: GitRepoOptions, hexLen: number, tracked: Set<string>) {
+  private constructor(root: string, opts: GitRepoOptions, hexLen: number, tracked: Set<string>, gitDir: string) {
     this.root = root;
     this.#author = opts.author;
     this.#person = opts.person;
@@ -91,6 +97,7 @@ export class GitRepo {
     this.#maintenanceEvery = opts.maintenanceEvery ?? 200;
     this.#onWarning = opts.onWarning ?? (() => {});
     this.#tracked = tracked;
+    this.#gitDir = gitDir;
   }
 
   /**
@@ -111,7 +118,7 @@ export class GitRepo {
     }
     const prep = await prepareRepository(real, { person: opts.person, env: opts.env ?? {}, writeConfig: WRITE_CONFIG });
     if (!prep.ok) return prep;
-    return new GitRepo(real, opts, prep.hexLen, prep.tracked);
+    return new GitRepo(real, opts, prep.hexLen, prep.tracked, prep.gitDir);
   }
 
   /**
@@ -121,7 +128,10 @@ export class GitRepo {
    */
   commit(paths: string[], msg: CommitMessage): Promise<CommitResult> {
     const unique = checkPaths(paths);
-    return this.#serial(() => this.#commitAsAuthor(unique, msg));
+    return new Promise((done, failed) => {
+      this.#jobs.push({ paths: unique, msg, done, failed });
+      if (!this.#pumping) void this.#pump();
+    });
   }
 
   /**
@@ -174,7 +184,18 @@ export class GitRepo {
   async #pump(): Promise<void> {
     this.#pumping = true;
     try {
-      for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) await job();
+      for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) {
+        if (typeof job === 'function') {
+          await job();
+          continue;
+        }
+        const batch = [job];
+        while (batch.length < BATCH_MAX && this.#jobs[0] !== undefined && typeof this.#jobs[0] !== 'function')
+          batch.push(this.#jobs.shift() as CommitJob);
+        await this.#commitBatch(batch).catch((e: unknown) => {
+          for (const j of batch) j.failed(e);
+        });
+      }
     } finally {
       this.#pumping = false;
     }
@@ -236,6 +257,38 @@ export class GitRepo {
   #commitArgs(pathspec: string[] | null): string[] {
     const base = [...WRITE_CONFIG, '-c', `core.abbrev=${this.#hexLen}`, 'commit', '--no-verify', '--cleanup=whitespace', '-F', '-'];
     return pathspec === null ? base : [...base, '--only', '--', ...pathspec];
+  }
+
+  /**
+   * Agent commits queued together, made over the spawner's long-lived git processes (fast-commit.ts) in one batch:
+   * still one commit per write, HEAD moved once, git's index brought in line once, each answered after that. Those
+   * the batch cannot make (`fallback`, or a git process died and nothing moved) go through the porcelain, in order.
+   */
+  async #commitBatch(batch: CommitJob[]): Promise<void> {
+    const out = await fastCommitVia({
+      root: this.root,
+      gitDir: this.#gitDir,
+      hexLen: this.#hexLen,
+      env: cleanGitEnv(this.#env),
+      items: batch.map((j) => ({ paths: j.paths, msg: j.msg })),
+      who: this.#author,
+    });
+    if (out.kind === 'error') this.#onWarning(`fast commit fell back to git commit: ${out.message}`);
+    const results = out.kind === 'fast' ? out.results : [];
+    for (const [i, j] of batch.entries()) {
+      const r = results[i];
+      if (r === undefined || (!r.ok && r.reason === 'fallback')) {
+        j.done(await this.#commitAsAuthor(j.paths, j.msg));
+        // the rest of the batch was not made: back to the front of the queue, for the next batch
+        if (r !== undefined) this.#jobs.unshift(...batch.slice(i + 1));
+        else continue;
+        return;
+      }
+      if (r.ok) {
+        await this.#noteCommitted(r.changes.map((c) => c.path));
+        j.done({ ok: true, sha: r.sha });
+      } else j.done(r);
+    }
   }
 
   async #commitAsAuthor(paths: string[], msg: CommitMessage): Promise<CommitResult> {

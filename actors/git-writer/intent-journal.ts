@@ -1,6 +1,7 @@
 // The git writer's intent journal: the agent mutation being applied, made durable before its file changes, so a
 // crash between the file change and its commit is recorded at the next start as that agent's — which it can undo —
-// rather than as the person's. Mutations are serialised, so the journal holds at most one intent.
+// rather than as the person's. Writes' file changes are serialised but their commits overlap (queued commits are made
+// in one batch), so it holds every intent whose commit is not made yet, in the order their files changed.
 import { lstat, mkdir, open, readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { assertNever } from '../../messages/common.js';
@@ -66,8 +67,11 @@ export async function intentApplied(root: string, intent: Intent): Promise<boole
 
 /** What the journal holds: the op being applied now, and agent writes on disk that git refused to commit (owed). */
 export interface JournalState {
+  /** The oldest op being applied (as earlier versions wrote it: one at most). */
   intent: Intent | null;
   owed: Intent[];
+  /** Ops being applied after `intent`, oldest first. */
+  intents?: Intent[];
 }
 
 const isIntent = (i: unknown): i is Intent =>
@@ -80,6 +84,7 @@ const isIntent = (i: unknown): i is Intent =>
 export class IntentJournal {
   readonly #file: string;
   #owed: Intent[] = [];
+  #inflight: Intent[] = [];
 
   constructor(file: string) {
     this.#file = file;
@@ -110,32 +115,45 @@ export class IntentJournal {
     const st = j as Partial<JournalState> | null;
     const intent = isIntent(st?.intent) ? st.intent : null;
     const owed = Array.isArray(st?.owed) ? st.owed.filter(isIntent) : [];
-    return intent === null && owed.length === 0 ? null : { intent, owed };
+    const intents = Array.isArray(st?.intents) ? st.intents.filter(isIntent) : [];
+    return intent === null && owed.length === 0 ? null : { intent, owed, intents };
   }
 
   /**
    * Makes `intent` durable (fdatasync) before the caller changes any file. Resolves with why it could not (the data
    * dir full or read-only), or null: the write goes ahead either way — a crash then leaves it to the person's commit.
    */
-  async record(intent: Intent): Promise<string | null> {
-    const problem = await this.#write({ intent, owed: this.#owed });
-    if (problem !== null) await this.clear(); // a half-written intent must not be read back
+  async record(intent: Intent, replaces?: Intent): Promise<string | null> {
+    const i = replaces === undefined ? -1 : this.#inflight.indexOf(replaces);
+    if (i >= 0) this.#inflight[i] = intent;
+    else this.#inflight.push(intent);
+    const problem = await this.#flush();
+    if (problem !== null) await this.clear(intent); // a half-written intent must not be read back
     return problem;
   }
 
+  #state(): JournalState {
+    const [intent = null, ...intents] = this.#inflight;
+    return { intent, owed: this.#owed, intents };
+  }
+
   /**
-   * Forgets the current intent once its commit is made, owed or refused. Not synced: if a crash loses this, the
-   * next start finds the intent's notes already committed — clean, so nothing is attributed twice.
+   * Forgets `intent` once its commit is made, owed or refused. Not synced: if a crash loses this, the next start finds
+   * the intent's notes already committed — clean, so nothing is attributed twice.
    */
-  async clear(): Promise<void> {
-    if (this.#owed.length > 0) await this.#write({ intent: null, owed: this.#owed });
-    else await truncate(this.#file, 0).catch(() => undefined);
+  async clear(intent?: Intent): Promise<void> {
+    if (intent !== undefined) this.#inflight = this.#inflight.filter((i) => i !== intent);
+    // Others still in flight: the file is left as it is (rewriting it unsynced could tear their durable intents); the
+    // cleared one goes at the next write of the file, and read back before that it is skipped (its notes are clean).
+    if (this.#inflight.length > 0) return;
+    if (this.#owed.length > 0) await this.#queue(() => this.#write(this.#state(), false));
+    else await this.#queue(() => truncate(this.#file, 0).catch(() => undefined));
   }
 
   /** The write `intent` is on disk but git refused its commit: kept (durably) until paid, across restarts too. */
   async owe(intent: Intent): Promise<void> {
     this.#owed.push(intent);
-    await this.#write({ intent: null, owed: this.#owed });
+    await this.#flush();
   }
 
   /** The oldest owed write is committed. */
@@ -147,15 +165,40 @@ export class IntentJournal {
   /** Forgets everything (at start, once recovered). */
   async reset(): Promise<void> {
     this.#owed = [];
-    await truncate(this.#file, 0).catch(() => undefined);
+    this.#inflight = [];
+    await this.#queue(() => truncate(this.#file, 0).catch(() => undefined));
   }
 
-  async #write(state: JournalState): Promise<string | null> {
+  // The file is written by one operation at a time (two at once could leave one's tail after the other's text).
+  #tail: Promise<unknown> = Promise.resolve();
+  #queued: Promise<string | null> | null = null;
+
+  #queue<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.#tail.then(fn);
+    this.#tail = p.catch(() => {});
+    return p;
+  }
+
+  /**
+   * Group commit: writes and syncs the state as it is when the write starts, so one fsync covers every change made
+   * while the previous write was under way; a caller whose change is already in a queued write shares it.
+   */
+  #flush(): Promise<string | null> {
+    if (this.#queued) return this.#queued;
+    const p = this.#queue(() => {
+      this.#queued = null;
+      return this.#write(this.#state());
+    });
+    this.#queued = p;
+    return p;
+  }
+
+  async #write(state: JournalState, sync = true): Promise<string | null> {
     try {
       const fh = await open(this.#file, 'w');
       try {
         await fh.writeFile(JSON.stringify(state));
-        await fh.datasync();
+        if (sync) await fh.datasync();
       } finally {
         await fh.close();
       }
@@ -181,9 +224,10 @@ export async function recoverIntents(repo: GitRepo, journal: IntentJournal): Pro
   try {
     const todo = [
       ...left.owed.map((i) => ({ i, note: 'Recorded at start: git refused this commit before memvault stopped.' })),
-      ...(left.intent
-        ? [{ i: left.intent, note: 'Recorded at start: memvault stopped after writing this change and before committing it.' }]
-        : []),
+      ...[...(left.intent ? [left.intent] : []), ...(left.intents ?? [])].map((i) => ({
+        i,
+        note: 'Recorded at start: memvault stopped after writing this change and before committing it.',
+      })),
     ];
     for (const { i: intent, note } of todo) {
       const dirty = new Set(await repo.dirtyPaths());

@@ -3,7 +3,8 @@
 // touching 200 MB went from ~170 passes/s to under 1 with 10 spawns/s); the embedding threads slowed ~100×.
 // Forked once per git-writer incarnation; exits when its parent goes (IPC disconnect), even after a kill -9.
 import { spawn } from 'node:child_process';
-import type { SpawnOutcome, SpawnReply, SpawnRequest } from './spawner.js';
+import type { FastCommitOutcome, FastCommitRequest, SpawnOutcome, SpawnReply, SpawnRequest } from './spawner.js';
+import { FastCommitter } from './fast-commit.js';
 
 process.on('disconnect', () => process.exit(0));
 
@@ -37,4 +38,26 @@ function run(req: SpawnRequest): void {
   else child.stdin.end(req.input);
 }
 
-process.on('message', (req: SpawnRequest) => run(req));
+// One set of long-lived git processes per repository (and settings), children of this process like every git.
+const committers = new Map<string, FastCommitter>();
+
+async function fastCommit(req: FastCommitRequest): Promise<void> {
+  const key = JSON.stringify([req.root, req.gitDir, req.hexLen, req.env]);
+  let c = committers.get(key);
+  if (!c) {
+    c = new FastCommitter(req.root, req.gitDir, req.hexLen, req.env);
+    committers.set(key, c);
+  }
+  let out: FastCommitOutcome;
+  try {
+    out = { kind: 'fast', results: await c.commitBatch(req.items, req.who) };
+  } catch (err) {
+    out = { kind: 'error', code: null, message: (err as Error).message };
+  }
+  process.send?.({ ...out, id: req.id });
+}
+
+process.on('message', (req: SpawnRequest | FastCommitRequest) => {
+  if ('kind' in req && req.kind === 'fast_commit') void fastCommit(req);
+  else run(req as SpawnRequest);
+});

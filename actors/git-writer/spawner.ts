@@ -2,6 +2,8 @@
 // forks them, so the daemon's own memory is never write-protected by a fork. Started on first use, again after it
 // dies; it holds the event loop open only while commands are running.
 import { fork, type ChildProcess } from 'node:child_process';
+import type { FastItem, FastResult } from './fast-commit.js';
+import type { Identity } from './git-message.js';
 
 export interface SpawnRequest {
   id: number;
@@ -20,9 +22,24 @@ export type SpawnOutcome =
 
 export type SpawnReply = SpawnOutcome & { id: number };
 
+/** Agent commits made by the spawner's long-lived git processes for the repository at `root` (fast-commit.ts). */
+export interface FastCommitRequest {
+  id: number;
+  kind: 'fast_commit';
+  root: string;
+  gitDir: string;
+  hexLen: number;
+  env: NodeJS.ProcessEnv;
+  items: FastItem[];
+  who: Identity;
+}
+
+export type FastCommitOutcome = { kind: 'fast'; results: FastResult[] } | { kind: 'error'; code: string | null; message: string };
+type FastCommitReply = FastCommitOutcome & { id: number };
+
 class Spawner {
   readonly #child: ChildProcess;
-  readonly #pending = new Map<number, (r: SpawnOutcome) => void>();
+  readonly #pending = new Map<number, (r: SpawnOutcome | FastCommitOutcome) => void>();
   #next = 1;
   #gone = false;
 
@@ -32,7 +49,7 @@ class Spawner {
     const env = { ...process.env };
     delete env['NODE_OPTIONS'];
     this.#child = fork(file, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [], env, serialization: 'advanced' });
-    this.#child.on('message', (r: SpawnReply) => {
+    this.#child.on('message', (r: SpawnReply | FastCommitReply) => {
       const done = this.#pending.get(r.id);
       if (!done) return;
       this.#pending.delete(r.id);
@@ -52,12 +69,20 @@ class Spawner {
   }
 
   run(req: Omit<SpawnRequest, 'id'>): Promise<SpawnOutcome> {
+    return this.#ask({ ...req }) as Promise<SpawnOutcome>;
+  }
+
+  fastCommit(req: Omit<FastCommitRequest, 'id' | 'kind'>): Promise<FastCommitOutcome> {
+    return this.#ask({ kind: 'fast_commit', ...req }) as Promise<FastCommitOutcome>;
+  }
+
+  #ask(req: Omit<SpawnRequest, 'id'> | Omit<FastCommitRequest, 'id'>): Promise<SpawnOutcome | FastCommitOutcome> {
     if (this.#gone) return Promise.resolve({ kind: 'error', code: 'SPAWNER_EXITED', message: 'the spawner process has exited' });
     const id = this.#next++;
     return new Promise((resolve) => {
       this.#pending.set(id, resolve);
       this.#refs();
-      this.#child.send({ id, ...req } satisfies SpawnRequest);
+      this.#child.send({ id, ...req });
     });
   }
 
@@ -92,6 +117,11 @@ function spawner(): Spawner {
 /** Runs `file args` through the spawner process; never rejects. */
 export function spawnVia(req: Omit<SpawnRequest, 'id'>): Promise<SpawnOutcome> {
   return spawner().run(req);
+}
+
+/** Commits through the spawner's long-lived git processes for that repository; never rejects. */
+export function fastCommitVia(req: Omit<FastCommitRequest, 'id' | 'kind'>): Promise<FastCommitOutcome> {
+  return spawner().fastCommit(req);
 }
 
 /** The spawner's process id (started if need be): tests check that commands really run under it. */

@@ -78,8 +78,10 @@ t.test('twelve concurrent writes of every kind: one commit each, in call order, 
   git(dir, 'fsck', '--strict');
 
   const cmds = gitCommands(trace);
-  // 13 asked: the ignored note stops at `git add`; the unchanged one still asks `git commit`, which finds nothing
-  t.equal(cmds.filter((c) => c === 'commit').length, 12, 'one `git commit` process per commit asked, none shared');
+  // 13 asked, made by long-lived git processes; only the note whose name holds a newline (which hash-object's line
+  // protocol cannot carry) goes through `git add` + `git commit`
+  t.equal(cmds.filter((c) => c === 'commit').length, 1, 'no `git commit` process but for the newline path');
+  t.ok(cmds.length < 13, 'fewer git processes than commits asked');
   t.comment(`git processes for 11 commits made: ${cmds.length} (${cmds.join(' ')})`);
 });
 

@@ -1,0 +1,294 @@
+// An agent commit made with git's plumbing over long-lived pipes (./git-pipe.ts) instead of a `git add` + `git commit`
+// per write: blobs from the work tree (`hash-object --stdin-paths`, filters applied as `git add` would), trees from
+// HEAD's with only the changed entries replaced (`cat-file --batch`, `mktree --batch`), the commit object
+// (`hash-object -t commit`), and HEAD moved only if no one moved it meanwhile (`update-ref --stdin` transaction).
+// git's index is brought in line (`update-index --index-info`) before HEAD moves: if a lock stops it, nothing moves
+// and the batch fails as `git_failed`, as `git commit` did. Anything unusual (a symlink, a submodule, a detached
+// HEAD) answers `fallback`, and GitRepo commits with the porcelain as before.
+import { spawn } from 'node:child_process';
+import { lstat, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fail, type Failure } from '../../messages/common.js';
+import { renderMessage, type CommitMessage, type Identity } from './git-message.js';
+import { fields, GitPipe, lines, type Parser } from './git-pipe.js';
+
+type Entry = { mode: string; sha: string };
+/** A tree as git stores it: name → entry. */
+type Tree = Map<string, Entry>;
+
+/** A change to one path: its new blob, or null for a removal. */
+type Change = { path: string; entry: Entry | null };
+
+export type FastResult = { ok: true; sha: string; changes: Change[] } | Failure<'nothing_to_commit' | 'ignored' | 'git_failed'> | Fallback;
+
+/** One commit of a batch: what to commit and its message. */
+export interface FastItem {
+  paths: string[];
+  msg: CommitMessage;
+}
+
+/** A commit built on `parent` (tree `tree`) but not yet on any ref. */
+type Built = { ok: true; sha: string; tree: string; changes: Change[] };
+
+type Fallback = { ok: false; reason: 'fallback'; message: string };
+const fallback = (message: string): Fallback => ({ ok: false, reason: 'fallback', message });
+
+/** `git commit --cleanup=whitespace`: trailing blanks and runs of empty lines go, one newline at the end. */
+export function cleanupWhitespace(text: string): string {
+  const out: string[] = [];
+  for (const l of text.split('\n').map((s) => s.replace(/\s+$/, ''))) {
+    if (l === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
+    out.push(l);
+  }
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return `${out.join('\n')}\n`;
+}
+
+function tz(d: Date): string {
+  const off = -d.getTimezoneOffset();
+  const a = Math.abs(off);
+  return `${off < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}${String(a % 60).padStart(2, '0')}`;
+}
+
+/** `cat-file --batch`: `<sha> <type> <size>\n<content>\n`, or `<name> missing\n`. */
+const object: Parser<{ sha: string; type: string; body: Buffer } | null> = (buf) => {
+  const nl = buf.indexOf(10);
+  if (nl < 0) return null;
+  const head = buf.subarray(0, nl).toString('utf8').split(' ');
+  if (head.length !== 3) return { value: null, used: nl + 1 };
+  const size = Number(head[2]);
+  if (buf.length < nl + 1 + size + 1) return null;
+  return { value: { sha: head[0]!, type: head[1]!, body: buf.subarray(nl + 1, nl + 1 + size) }, used: nl + 1 + size + 1 };
+};
+
+// Another git (a person's `git status`) may hold index.lock for a moment: as git-repo.ts retries its commands.
+const LOCK_BUSY = /\.lock': File exists|Unable to create '[^']*\.lock'/;
+const LOCK_RETRY_MS = [20, 80, 250];
+
+function run(cwd: string, args: string[], env: NodeJS.ProcessEnv, input: string): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString('utf8');
+    });
+    child.on('error', (e) => resolve({ code: null, stderr: e.message }));
+    child.on('close', (code) => resolve({ code, stderr }));
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
+  });
+}
+
+const TYPE_OF: Record<string, string> = { '100644': 'blob', '100755': 'blob', '120000': 'blob', '40000': 'tree', '160000': 'commit' };
+
+export class FastCommitter {
+  readonly #cat: GitPipe;
+  readonly #blobs: GitPipe;
+  readonly #commits: GitPipe;
+  readonly #mktree: GitPipe;
+  readonly #refs: GitPipe;
+  readonly #ignore: GitPipe;
+  readonly #pipes: GitPipe[];
+  readonly #rawLen: number;
+  readonly #env: NodeJS.ProcessEnv;
+  #tmpSeq = 0;
+  // Trees by id (immutable, so never stale); emptied when large.
+  readonly #trees = new Map<string, Tree>();
+
+  constructor(
+    readonly root: string,
+    readonly gitDir: string,
+    hexLen: number,
+    env: NodeJS.ProcessEnv,
+  ) {
+    this.#rawLen = hexLen / 2;
+    this.#env = env;
+    const pipe = (args: string[]): GitPipe => new GitPipe(root, args, env);
+    this.#cat = pipe(['cat-file', '--batch']);
+    this.#blobs = pipe(['hash-object', '-w', '--stdin-paths']);
+    this.#commits = pipe(['hash-object', '-w', '-t', 'commit', '--no-filters', '--stdin-paths']);
+    this.#mktree = pipe(['mktree', '-z', '--batch']);
+    this.#refs = pipe(['update-ref', '-m', 'memvault: agent commit', '--stdin']);
+    this.#ignore = pipe(['check-ignore', '--stdin', '-z', '-v', '-n']);
+    this.#pipes = [this.#cat, this.#blobs, this.#commits, this.#mktree, this.#refs, this.#ignore];
+  }
+
+  /** The running git processes' ids. */
+  pids(): number[] {
+    return this.#pipes.flatMap((p) => (p.pid === undefined ? [] : [p.pid]));
+  }
+
+  close(): void {
+    for (const p of this.#pipes) p.close();
+  }
+
+  /**
+   * Commits each item's `paths` as they are in the work tree, one commit per item, each on the one before, on top of
+   * HEAD, as `who`; then moves HEAD once, only if no one moved it meanwhile (else git dies and this rejects, nothing
+   * moved). An item that answers `fallback` ends the batch: it and the items after it answer `fallback`.
+   */
+  async commitBatch(items: FastItem[], who: Identity): Promise<FastResult[]> {
+    if (/[<>\n]/.test(who.name + who.email)) return items.map(() => fallback('an identity git would rewrite'));
+    const head = await this.#cat.request('HEAD\n', object);
+    if (head === null || head.type !== 'commit') return items.map(() => fallback('HEAD is not a commit'));
+    const treeSha = /^tree ([0-9a-f]+)$/m.exec(head.body.toString('utf8'))?.[1];
+    if (treeSha === undefined) return items.map(() => fallback('HEAD has no tree'));
+    const out: FastResult[] = [];
+    let parent = head.sha;
+    let tree = treeSha;
+    for (const item of items) {
+      const r = out.some((o) => !o.ok && o.reason === 'fallback')
+        ? fallback('an earlier commit of the batch fell back')
+        : await this.#build(item, parent, tree, who);
+      if (r.ok) {
+        parent = r.sha;
+        tree = r.tree;
+        out.push({ ok: true, sha: r.sha, changes: r.changes });
+      } else out.push(r);
+    }
+    if (parent === head.sha) return out;
+    const zero = '0'.repeat(this.#rawLen * 2);
+    const index = await this.#updateIndex(
+      out.flatMap((o) => (o.ok ? o.changes : [])),
+      zero,
+    );
+    if (index !== null) return out.map((o) => (o.ok ? fail('git_failed', index) : o));
+    await this.#refs.request(`start\nupdate HEAD ${parent} ${head.sha}\nprepare\ncommit\n`, lines(3));
+    return out;
+  }
+
+  /**
+   * Records `changes` in git's index (one process per batch: it holds index.lock until it ends). Retried while another
+   * git holds the lock for a moment; null when done, else why not.
+   */
+  async #updateIndex(changes: Change[], zero: string): Promise<string | null> {
+    const input = changes
+      .map((c) => (c.entry === null ? `0 ${zero}\t${c.path}\0` : `${c.entry.mode} ${c.entry.sha}\t${c.path}\0`))
+      .join('');
+    let why = '';
+    for (const ms of [...LOCK_RETRY_MS, -1]) {
+      const r = await run(this.root, ['update-index', '-z', '--index-info'], this.#env, input);
+      if (r.code === 0) return null;
+      why = `git update-index -z --index-info failed (exit ${r.code ?? 'signal'}): ${r.stderr.trim() || 'no output'}`;
+      if (ms < 0 || !LOCK_BUSY.test(r.stderr)) break;
+      await new Promise((res) => setTimeout(res, ms));
+    }
+    return why;
+  }
+
+  async #build(item: FastItem, parent: string, treeSha: string, who: Identity): Promise<Built | Exclude<FastResult, { ok: true }>> {
+    const { paths, msg } = item;
+    const changes: Change[] = [];
+    const fresh: string[] = [];
+    for (const p of paths) {
+      if (p.includes('\n') || p.startsWith('"')) return fallback('a path hash-object would unquote');
+      let st: Awaited<ReturnType<typeof lstat>> | null = null;
+      try {
+        st = await lstat(path.join(this.root, p));
+      } catch {
+        st = null;
+      }
+      if (st !== null && !st.isFile()) return fallback(`${p} is not a regular file`);
+      const before = await this.#lookup(treeSha, p);
+      if (before === 'blocked') return fallback(`${p} crosses a non-folder in HEAD`);
+      if (st === null) {
+        if (before !== null) changes.push({ path: p, entry: null });
+        continue;
+      }
+      if (before === null) fresh.push(p);
+      const [sha] = await this.#blobs.request(`${p}\n`, lines(1));
+      changes.push({ path: p, entry: { mode: st.mode & 0o100 ? '100755' : '100644', sha: sha! } });
+    }
+    for (const p of fresh) {
+      const [source] = await this.#ignore.request(`${p}\0`, fields(4));
+      if (source !== '')
+        return fail(
+          'ignored',
+          `${p} is ignored by the vault's .gitignore; the note was written but cannot be committed — move it or change .gitignore`,
+        );
+    }
+    if (changes.length === 0)
+      return fail('nothing_to_commit', `${paths.join(', ')}: not in the work tree and not tracked by git; nothing to record`);
+    const newTree = await this.#rewrite(treeSha, '', changes);
+    if (newTree === 'blocked') return fallback('a path crosses a non-folder');
+    if (newTree === treeSha || newTree === null)
+      return fail('nothing_to_commit', `${paths.join(', ')}: the work tree matches the last commit; nothing to record`);
+
+    const now = new Date();
+    const stamp = `${Math.floor(now.getTime() / 1000)} ${tz(now)}`;
+    const person = `${who.name} <${who.email}> ${stamp}`;
+    const text = `tree ${newTree}\nparent ${parent}\nauthor ${person}\ncommitter ${person}\n\n${cleanupWhitespace(renderMessage(msg))}`;
+    const tmp = path.join(this.gitDir, `memvault-commit-${process.pid}-${++this.#tmpSeq}.tmp`);
+    await writeFile(tmp, text);
+    let sha: string;
+    try {
+      [sha = ''] = await this.#commits.request(`${tmp}\n`, lines(1));
+    } finally {
+      await unlink(tmp).catch(() => {});
+    }
+    return { ok: true, sha, tree: newTree, changes };
+  }
+
+  async #tree(sha: string): Promise<Tree> {
+    const known = this.#trees.get(sha);
+    if (known) return new Map(known);
+    const o = await this.#cat.request(`${sha}\n`, object);
+    if (o === null || o.type !== 'tree') throw new Error(`tree ${sha} could not be read`);
+    const t: Tree = new Map();
+    const b = o.body;
+    for (let at = 0; at < b.length; ) {
+      const sp = b.indexOf(32, at);
+      const z = b.indexOf(0, sp);
+      const mode = b.subarray(at, sp).toString('latin1');
+      const name = b.subarray(sp + 1, z).toString('utf8');
+      t.set(name, { mode, sha: b.subarray(z + 1, z + 1 + this.#rawLen).toString('hex') });
+      at = z + 1 + this.#rawLen;
+    }
+    if (this.#trees.size >= 2000) this.#trees.clear();
+    this.#trees.set(sha, t);
+    return new Map(t);
+  }
+
+  /** The entry at `p` in tree `root`, null if absent, blocked if a parent is not a folder or `p` itself is one. */
+  async #lookup(root: string, p: string): Promise<Entry | null | 'blocked'> {
+    const parts = p.split('/');
+    let tree = await this.#tree(root);
+    for (let i = 0; i < parts.length - 1; i++) {
+      const e = tree.get(parts[i]!);
+      if (e === undefined) return null;
+      if (e.mode !== '40000') return 'blocked';
+      tree = await this.#tree(e.sha);
+    }
+    const e = tree.get(parts[parts.length - 1]!) ?? null;
+    return e !== null && TYPE_OF[e.mode] !== 'blob' ? 'blocked' : e;
+  }
+
+  /** Writes the tree `sha` (at folder `prefix`) with `changes` applied; null when it ends up empty. */
+  async #rewrite(sha: string | null, prefix: string, changes: Change[]): Promise<string | null | 'blocked'> {
+    const tree: Tree = sha === null ? new Map() : await this.#tree(sha);
+    const sub = new Map<string, Change[]>();
+    for (const c of changes) {
+      const rest = c.path.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      if (slash < 0) {
+        if (c.entry === null) tree.delete(rest);
+        else tree.set(rest, c.entry);
+      } else {
+        const dir = rest.slice(0, slash);
+        sub.set(dir, [...(sub.get(dir) ?? []), c]);
+      }
+    }
+    for (const [dir, cs] of sub) {
+      const was = tree.get(dir);
+      if (was !== undefined && was.mode !== '40000') return 'blocked';
+      const t = await this.#rewrite(was?.sha ?? null, `${prefix}${dir}/`, cs);
+      if (t === 'blocked') return t;
+      if (t === null) tree.delete(dir);
+      else tree.set(dir, { mode: '40000', sha: t });
+    }
+    if (tree.size === 0 && prefix !== '') return null;
+    const input = [...tree].map(([name, e]) => `${e.mode} ${TYPE_OF[e.mode] ?? 'blob'} ${e.sha}\t${name}\0`).join('');
+    const [out] = await this.#mktree.request(`${input}\0`, lines(1));
+    return out!;
+  }
+}
