@@ -34,11 +34,12 @@ export function dreamMetrics(registry: Registry, watermarkAgeDays: () => number 
       registers,
     }),
     watermarkAge: new Gauge({
-      name: 'memvault_dream_watermark_age_days',
-      help: 'Days between the consolidation watermark and today (−1: no watermark yet)',
+      name: 'memvault_dream_watermark_age_seconds',
+      help: 'Time between the consolidation watermark and today, in whole days as seconds (−1: no watermark yet)',
       registers,
       collect() {
-        this.set(watermarkAgeDays() ?? -1);
+        const days = watermarkAgeDays();
+        this.set(days === null ? -1 : days * 86_400);
       },
     }),
   };

@@ -28,6 +28,8 @@ import { llmStatus } from './llm-status.js';
 import { requestBackend } from './episodes-http.js';
 import { RecallLog } from './recall-log.js';
 import { FACT_KEY } from './tools/memory-tools.js';
+import { undoRunIndexed } from './dream-undo.js';
+import { memoryPaths } from '../memory/paths.js';
 import { agentsGate } from './agents/wiring.js';
 
 const { b, board, log } = boot();
@@ -143,7 +145,13 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
             dream: {
               status: () => init.request({ type: 'scheduler.dream_status' }, JOBS_TIMEOUT_MS),
               consolidate: (force: boolean) => init.request({ type: 'scheduler.consolidate', force }, RUN_TIMEOUT_MS),
-              undoRun: (run: string, by: string) => init.request({ type: 'git.undo_run', run, by }, RUN_TIMEOUT_MS),
+              undoRun: (run: string, by: string) =>
+                undoRunIndexed(() => init.request({ type: 'git.undo_run', run, by }, RUN_TIMEOUT_MS), {
+                  vault: cfg.vault,
+                  isMemoryFile: memoryPaths(cfg.memory.folder).isMemoryFile,
+                  wait: (p, hash, ms) => indexWaiter.wait(p, hash, ms),
+                  ms: 15_000,
+                }),
             },
           }
         : {}),

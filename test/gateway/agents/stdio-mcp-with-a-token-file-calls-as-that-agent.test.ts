@@ -37,7 +37,7 @@ t.test('stdio MCP with --token-file acts as that agent', async (t) => {
   const client = new Client({ name: 'stdio-agent-client', version: '1.0.0' });
   t.teardown(() => client.close());
   await client.connect(transport);
-  t.equal((await client.listTools()).tools.length, 8, 'a write credential lists all eight tools');
+  t.equal((await client.listTools()).tools.length, 14, 'a write credential lists all fourteen tools');
   t.match((await call(client, 'vault_write', { path: 'Inbox/Egret.md', content: '# Egret\n' })).body, { op: 'write' });
   t.equal(commits(s.v.dir)[0]!.agent, 'clerk', 'recorded as the credential, not --agent or the client name');
   t.match((await call(client, 'vault_write', { path: 'People/Egret.md', content: '# Egret\n' })).body, {

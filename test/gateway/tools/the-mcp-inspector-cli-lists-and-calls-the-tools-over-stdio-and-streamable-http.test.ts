@@ -47,7 +47,7 @@ t.test('the inspector CLI over Streamable HTTP and stdio', async (t) => {
   const list = await inspect([`${s.d.url}/mcp`, ...http, '--method', 'tools/list'], home);
   t.equal(list.status, 0, list.out.slice(0, 500));
   const tools = list.json?.tools as Array<{ name: string; outputSchema?: { type: string } }>;
-  t.equal(tools?.length, 8, 'eight tools');
+  t.equal(tools?.length, 14, 'fourteen tools');
   t.ok(
     tools?.every((x) => x.outputSchema?.type === 'object'),
     'each with an outputSchema',
