@@ -1,9 +1,12 @@
 // The git-writer actor: the one mutation path. Validates and applies each agent mutation to the vault (atomic
 // file writes) and records it as exactly one commit; undoes with `git revert`; commits people's own edits as the
 // person after a quiet period. Every git call is serialised here, so commits never race on the index lock.
-import { lstat, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Counter, Histogram } from 'prom-client';
+import { serial, shared } from './sections.js';
+import { noteState, opPaths } from './note-state.js';
+import { OwedCommits, reportRecovered } from './owed.js';
+import { reopenIfGone } from './reopen.js';
+import { commits, journalFailures, phases, undos, worktree, writes } from './metrics.js';
 import { runActor } from '../../supervisors/runtime/worker.js';
 import { boot } from '../../supervisors/runtime/boot.js';
 import { GIT_STATES, stateCode } from '../../supervisors/runtime/board.js';
@@ -19,7 +22,6 @@ import { GitRepo, STATE_DIR } from './git-repo.js';
 import { IntentJournal, intentFor, recoverIntents, type Intent } from './intent-journal.js';
 import { OwnWrites } from './own-writes.js';
 import { PeopleEdits } from './people-edits.js';
-import { sha256Hex } from '../../messages/hash.js';
 import { memoryPaths } from '../memory/paths.js';
 import { planForget, planRemember } from './memory-writes.js';
 import type { CommitOp } from './git-message.js';
@@ -29,59 +31,16 @@ import { MEMORY_MD, planJournal, undoRun } from './dream-writes.js';
 const { b, board, log } = boot();
 let notify: (m: MainMsg & Sends<'git'>) => void = () => {};
 const cfg = b.config;
+/** A commit made: counted by kind and told to main (`count`: an undo of a dream run reverts several at once). */
+function committed(kind: 'agent' | 'undo' | 'human', sha: string, paths: string[], count = 1): void {
+  commits.inc({ kind }, count);
+  notify({ type: 'main.committed', kind, sha, paths });
+}
 const w = cfg.writes;
-
-const writes = new Counter<'op' | 'outcome'>({
-  name: 'memvault_writes_total',
-  help: 'Agent mutations by operation and outcome (ok or reason code)',
-  labelNames: ['op', 'outcome'],
-});
-const phases = new Histogram<'phase'>({
-  name: 'memvault_write_duration_seconds',
-  help: 'Write latency by phase: file (validate + durable file), commit, total',
-  labelNames: ['phase'],
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 1],
-});
-const commits = new Counter<'kind'>({
-  name: 'memvault_commits_total',
-  help: 'Commits made, by kind (agent, undo, human)',
-  labelNames: ['kind'],
-});
-const journalFailures = new Counter({
-  name: 'memvault_intent_journal_failures_total',
-  help: 'Agent writes whose intent could not be journaled (data dir full or read-only)',
-});
-const undos = new Counter<'outcome'>({ name: 'memvault_undos_total', help: 'Undo requests by outcome', labelNames: ['outcome'] });
-const worktree = new Counter<'by'>({
-  name: 'memvault_worktree_changes_total',
-  help: 'Changed notes seen on disk, by whose change: own (the echo of a write of ours) or person',
-  labelNames: ['by'],
-});
 
 type Ready = { kind: 'ready'; repo: GitRepo; writer: VaultWriter };
 type State = Ready | { kind: 'off'; reason: string };
 
-/** One git operation at a time: the quiet-period timer and message handlers share the repository. */
-let chain: Promise<unknown> = Promise.resolve();
-/** Agent writes' file phases under way (see shared): a serial section waits for them. */
-const sharedRunning = new Set<Promise<unknown>>();
-function serial<T>(fn: () => Promise<T>): Promise<T> {
-  const before = [...sharedRunning];
-  const next = chain.then(() => Promise.allSettled(before)).then(fn);
-  chain = next.catch(() => {});
-  return next;
-}
-/**
- * Agent writes of different notes change their files at once (their journal fsyncs are then shared, see
- * IntentJournal#flush): after every serial section asked before, and before any asked after.
- */
-function shared<T>(fn: () => Promise<T>): Promise<T> {
-  const p = chain.then(fn, fn);
-  const settled = p.catch(() => {});
-  sharedRunning.add(settled);
-  void settled.then(() => sharedRunning.delete(settled));
-  return p;
-}
 /** Per note, the write that has it: the next write of the note waits until that one is committed (same-note order). */
 const noteTurn = new Map<string, Promise<void>>();
 
@@ -101,26 +60,7 @@ const people = new PeopleEdits({ quietMs: w.human_quiet_ms, serial, commit: comm
 /** What our own writes left on disk: their OS events come back as work-tree changes and are not a person's edits. */
 const own = new OwnWrites(cfg.vault);
 
-async function noteState(rel: string): Promise<{ mtimeMs: number | null; contentHash: string | null }> {
-  try {
-    const abs = path.join(cfg.vault, rel);
-    const [s, bytes] = await Promise.all([stat(abs), readFile(abs)]);
-    return { mtimeMs: s.mtimeMs, contentHash: sha256Hex(bytes) };
-  } catch {
-    return { mtimeMs: null, contentHash: null };
-  }
-}
-
-function opPaths(op: VaultOp): string[] {
-  return op.op === 'move' ? [op.from, op.to] : [op.path];
-}
-
-/**
- * The vault folder was removed and recreated (or its .git deleted) while we ran: this repository handle points at
- * nothing. Prepare the folder again as at first start (git init, import its notes as the person's first commit).
- * A vault that is missing altogether is left alone: the write itself is then refused as `unavailable`.
- */
-/** One re-initialisation at a time (agent writes of different notes check at once). */
+/** The vault's repository made again if it vanished (reopen.ts); one re-initialisation at a time (agent writes of different notes check at once). */
 let ensuring: Promise<void> | null = null;
 function ensureRepo(s: Ready): Promise<void> {
   ensuring ??= ensureRepoNow(s).finally(() => {
@@ -129,32 +69,12 @@ function ensureRepo(s: Ready): Promise<void> {
   return ensuring;
 }
 
+const openRepo = () =>
+  GitRepo.open(cfg.vault, { author: w.author, person: w.person, onWarning: (m) => log.warn({ event: 'vault_git_warning' }, m) });
+
 async function ensureRepoNow(s: Ready): Promise<void> {
-  try {
-    await lstat(cfg.vault);
-  } catch {
-    return;
-  }
-  try {
-    await lstat(path.join(s.repo.root, '.git'));
-    return;
-  } catch {
-    // gone: fall through and re-initialise
-  }
-  const repo = await GitRepo.open(cfg.vault, {
-    author: w.author,
-    person: w.person,
-    onWarning: (m) => log.warn({ event: 'vault_git_warning' }, m),
-  });
-  if (!(repo instanceof GitRepo)) {
-    log.error(
-      { event: 'vault_git_unavailable', reason: repo.reason, detail: repo.message },
-      'the vault repository vanished and could not be made again',
-    );
-    return;
-  }
-  s.repo = repo;
-  log.warn({ event: 'vault_git_reinit', root: repo.root }, 'the vault repository had vanished; made it again and imported the notes');
+  const repo = await reopenIfGone(cfg.vault, s.repo.root, openRepo, log);
+  if (repo) s.repo = repo;
 }
 
 /** Commits `paths` as the person; false when git refused them (PeopleEdits keeps them for a retry). */
@@ -170,8 +90,7 @@ async function commitPeople(paths: string[]): Promise<boolean> {
   if (theirs.length === 0) return true;
   const r = await s.repo.commitHumanChanges(theirs);
   if (r.ok) {
-    commits.inc({ kind: 'human' });
-    notify({ type: 'main.committed', kind: 'human', sha: r.sha, paths: r.paths });
+    committed('human', r.sha, r.paths);
     log.info({ event: 'vault_human_commit', sha: r.sha, paths: r.paths }, 'committed edits made outside memvault');
     return true;
   }
@@ -327,8 +246,7 @@ async function finish(st: Extract<Staged, { kind: 'committing' }>): Promise<Muta
     );
   }
   if (c.ok) {
-    commits.inc({ kind: 'agent' });
-    notify({ type: 'main.committed', kind: 'agent', sha: c.sha, paths: applied.paths });
+    committed('agent', c.sha, applied.paths);
   }
   return {
     ok: true,
@@ -341,45 +259,13 @@ async function finish(st: Extract<Staged, { kind: 'committing' }>): Promise<Muta
 }
 
 type CommitMeta = Parameters<GitRepo['commit']>[1];
-/**
- * Agent writes that reached the disk but not git (e.g. a stale .git/index.lock), kept in the journal (so a restart
- * keeps them too): committed as the agent's before the next write, or by a retry timer (1 s doubling to 60 s) if
- * none comes, so none stays uncommitted.
- */
-const owedMeta = (o: Intent): CommitMeta => ({ op: o.op, paths: o.paths, agent: o.agent, reason: o.reason });
-let owedTimer: NodeJS.Timeout | null = null;
-let owedRetryMs = 0;
-
-/** One payment run at a time: two would commit the oldest owed write twice and drop the next. */
-let paying: Promise<void> | null = null;
-function payOwed(s: Ready): Promise<void> {
-  paying ??= payOwedNow(s).finally(() => {
-    paying = null;
-  });
-  return paying;
-}
-
-async function payOwedNow(s: Ready): Promise<void> {
-  for (let o = journal.owed[0]; o; o = journal.owed[0]) {
-    const c = await s.repo.commit(o.paths, owedMeta(o));
-    if (!c.ok && c.reason !== 'nothing_to_commit') return armOwed(s);
-    await journal.paid();
-    if (c.ok) {
-      commits.inc({ kind: 'agent' });
-      notify({ type: 'main.committed', kind: 'agent', sha: c.sha, paths: o.paths });
-    }
-  }
-  owedRetryMs = 0;
-}
-
-function armOwed(s: Ready): void {
-  if (owedTimer) return;
-  owedRetryMs = Math.min(60_000, owedRetryMs * 2 || 1_000);
-  owedTimer = setTimeout(() => {
-    owedTimer = null;
-    void serial(() => payOwed(s));
-  }, owedRetryMs);
-}
+const owed = new OwedCommits({
+  journal,
+  serial,
+  committed: (sha, paths) => committed('agent', sha, paths),
+});
+const payOwed = (s: Ready): Promise<void> => owed.pay(s.repo);
+const armOwed = (s: Ready): void => owed.arm(s.repo);
 
 runActor<GitMsg, Sends<'git'>, State>(
   async (msg, ctx) => {
@@ -486,8 +372,7 @@ runActor<GitMsg, Sends<'git'>, State>(
           'dream run undone',
         );
         if (r.ok) {
-          commits.inc({ kind: 'undo' }, r.commits.length);
-          notify({ type: 'main.committed', kind: 'undo', sha: r.commits[r.commits.length - 1]!, paths: r.paths });
+          committed('undo', r.commits[r.commits.length - 1]!, r.paths, r.commits.length);
           touched(ctx, r.paths);
         }
         ctx.reply(r);
@@ -508,10 +393,9 @@ runActor<GitMsg, Sends<'git'>, State>(
             return undone;
           });
           if (r.ok) {
-            commits.inc({ kind: 'undo' });
-            notify({ type: 'main.committed', kind: 'undo', sha: r.sha, paths: r.paths });
+            committed('undo', r.sha, r.paths);
             const first = r.paths[0];
-            const st = first && r.paths.length === 1 ? await noteState(first) : { mtimeMs: null, contentHash: null };
+            const st = first && r.paths.length === 1 ? await noteState(cfg.vault, first) : { mtimeMs: null, contentHash: null };
             result = { ok: true, op: 'undo', paths: r.paths, commit: r.sha, ...st };
           } else result = r.reason === 'git_failed' ? fail('unavailable', r.message) : fail(r.reason, r.message);
         }
@@ -549,8 +433,7 @@ runActor<GitMsg, Sends<'git'>, State>(
                   const r = await s.repo.commitHumanChanges(paths, msg.author);
                   await own.record(paths);
                   if (r.ok) {
-                    commits.inc({ kind: 'human' });
-                    notify({ type: 'main.committed', kind: 'human', sha: r.sha, paths: r.paths });
+                    committed('human', r.sha, r.paths);
                     return { ok: true, commit: r.sha, paths: r.paths };
                   }
                   if (r.reason === 'nothing_to_commit') return { ok: true, commit: null, paths: [] };
@@ -583,11 +466,7 @@ runActor<GitMsg, Sends<'git'>, State>(
   async (init) => {
     notify = init.emit;
     board.set('gitState', stateCode(GIT_STATES, 'starting'));
-    const repo = await GitRepo.open(cfg.vault, {
-      author: w.author,
-      person: w.person,
-      onWarning: (m) => log.warn({ event: 'vault_git_warning' }, m),
-    });
+    const repo = await openRepo();
     if (!(repo instanceof GitRepo)) {
       board.set(
         'gitState',
@@ -604,20 +483,7 @@ runActor<GitMsg, Sends<'git'>, State>(
     const stale = await removeStaleTemps(cfg.vault, ['.git', STATE_DIR]);
     if (stale.length) log.warn({ event: 'vault_stale_temps_removed', paths: stale }, 'removed temp files of writes a crash cut short');
     // agents' changes the last run wrote but did not commit (cut off, or refused by git) are theirs, not the person's
-    for (const r of await recoverIntents(repo, journal)) {
-      if ('sha' in r) {
-        commits.inc({ kind: 'agent' });
-        notify({ type: 'main.committed', kind: 'agent', sha: r.sha, paths: r.paths });
-        log.warn(
-          { event: 'vault_intent_recovered', agent: r.agent, paths: r.paths, commit: r.sha },
-          'committed an agent change the last run wrote but did not commit',
-        );
-      } else
-        log.info(
-          { event: 'vault_intent_recovered', agent: r.agent, skipped: r.skipped },
-          'an unfinished agent change was not recorded as the agent’s',
-        );
-    }
+    reportRecovered(await recoverIntents(repo, journal), (sha, paths) => committed('agent', sha, paths), log);
     // notes edited while the daemon was down are a person's edits: record them before any agent writes
     ready = { kind: 'ready', repo, writer };
     const dirty = (await repo.dirtyPaths()).filter((p) => !ignore(p, false));
