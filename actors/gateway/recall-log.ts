@@ -2,9 +2,10 @@
 // `<data dir>/recall/YYYY-MM-DD.jsonl` (UTC day), kept under `recall.max_mb` by dropping the oldest day files first.
 // The signal later consolidation uses; `memvault recall` reads it. Losing a line to a crash costs a signal, not data,
 // so lines are appended without an fsync each.
-import { appendFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchResponse, SearchResult } from './index-view.js';
+import { trimDayFiles } from './day-files.js';
 
 const FILE = /^\d{4}-\d{2}-\d{2}\.jsonl$/;
 
@@ -76,23 +77,7 @@ export class RecallLog {
 
   /** Drops the oldest day files until the log fits; today's alone over the cap keeps its newer half. Returns the size. */
   async #trim(): Promise<number> {
-    const files = await this.#files();
-    const sizes = await Promise.all(files.map(async (f) => (await stat(path.join(this.#dir, f)).catch(() => ({ size: 0 }))).size));
-    let total = sizes.reduce((a, b) => a + b, 0);
-    for (let i = 0; i < files.length - 1 && total > this.#maxBytes; i++) {
-      await rm(path.join(this.#dir, files[i]!), { force: true });
-      total -= sizes[i]!;
-    }
-    const last = files.at(-1);
-    if (total > this.#maxBytes && last) {
-      const file = path.join(this.#dir, last);
-      const text = await readFile(file, 'utf8');
-      const half = text.slice(text.indexOf('\n', Math.floor(text.length / 2)) + 1);
-      await writeFile(`${file}.tmp`, half, { mode: 0o600 });
-      await rename(`${file}.tmp`, file);
-      total = Buffer.byteLength(half);
-    }
-    return total;
+    return trimDayFiles(this.#dir, await this.#files(), this.#maxBytes);
   }
 
   async #files(): Promise<string[]> {

@@ -1,9 +1,10 @@
 // The audit trail: every tool call and every refusal (who, what, target path or query hash, outcome, ms) appended to
 // `<data dir>/audit/YYYY-MM-DD.jsonl` (UTC day), kept under `audit.max_mb` by dropping the oldest day files first.
 // Appended in order, one at a time, without an fsync each (a crash may cost the last lines, never reorder them).
-import { appendFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuditEntry, AuditEvent } from './audit-entry.js';
+import { trimDayFiles } from '../day-files.js';
 
 const FILE = /^\d{4}-\d{2}-\d{2}\.jsonl$/;
 
@@ -56,23 +57,7 @@ export class AuditLog {
 
   /** Drops the oldest day files until the trail fits; today's alone over the cap keeps its newer half. */
   async #trim(): Promise<number> {
-    const files = await auditFiles(this.#dir);
-    const sizes = await Promise.all(files.map(async (f) => (await stat(path.join(this.#dir, f)).catch(() => ({ size: 0 }))).size));
-    let total = sizes.reduce((a, b) => a + b, 0);
-    for (let i = 0; i < files.length - 1 && total > this.#maxBytes; i++) {
-      await rm(path.join(this.#dir, files[i]!), { force: true });
-      total -= sizes[i]!;
-    }
-    const last = files.at(-1);
-    if (total > this.#maxBytes && last) {
-      const file = path.join(this.#dir, last);
-      const text = await readFile(file, 'utf8');
-      const half = text.slice(text.indexOf('\n', Math.floor(text.length / 2)) + 1);
-      await writeFile(`${file}.tmp`, half, { mode: 0o600 });
-      await rename(`${file}.tmp`, file);
-      total = Buffer.byteLength(half);
-    }
-    return total;
+    return trimDayFiles(this.#dir, await auditFiles(this.#dir), this.#maxBytes);
   }
 }
 
