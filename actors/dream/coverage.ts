@@ -1,10 +1,11 @@
 // Coverage, not trust: a batch's fact is covered when a page in the zones cites its id in frontmatter `sources:`
 // and the page holds its content (most of its words); anything else stays an uncovered log fact, searchable. A
 // fact the model forgot, or cited without writing down, is never lost from search.
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readFrontmatter } from '../chunker/frontmatter.js';
 import { sha256Hex } from '../../messages/hash.js';
+import { markdownUnder } from './markdown-under.js';
 
 export interface ZonePage {
   rel: string;
@@ -15,24 +16,11 @@ export interface ZonePage {
 /** Every markdown page under the zones (sorted), with its `sources:` ids. */
 export async function zonePages(vault: string, zones: readonly string[]): Promise<ZonePage[]> {
   const out: ZonePage[] = [];
-  const walk = async (rel: string): Promise<void> => {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await readdir(path.join(vault, ...rel.split('/')), { withFileTypes: true });
-    } catch {
-      return;
+  for (const z of zones)
+    for (const r of await markdownUnder(vault, z)) {
+      const text = await readFile(path.join(vault, ...r.split('/')), 'utf8').catch(() => null);
+      if (text !== null) out.push({ rel: r, text, sources: sourcesOf(text) });
     }
-    for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
-      const r = `${rel}/${e.name}`;
-      if (e.isDirectory()) await walk(r);
-      else if (e.isFile() && e.name.endsWith('.md')) {
-        const text = await readFile(path.join(vault, ...r.split('/')), 'utf8').catch(() => null);
-        if (text !== null) out.push({ rel: r, text, sources: sourcesOf(text) });
-      }
-    }
-  };
-  for (const z of zones) await walk(z);
   return out.sort((a, b) => (a.rel < b.rel ? -1 : 1));
 }
 

@@ -1,7 +1,7 @@
 // The dream's tools as the model sees them (JSON Schema) and as memvault runs them: memory_search, vault_read,
 // vault_list, vault_link, vault_write. Writes pass confine.ts, then the git writer (one commit each, agent `dream`,
 // the run and batch in its reason). Every outcome, refused or not, is one short text the model gets back.
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Caller, MutationResult, VaultOp } from '../../messages/vault-ops.js';
 import type { ToolDef } from '../scheduler/llm/types.js';
@@ -9,6 +9,7 @@ import type { MemoryPaths } from '../memory/paths.js';
 import { isSensitive, readFrontmatter } from '../chunker/frontmatter.js';
 import { resolveInsideVault } from '../gateway/tools/read-path.js';
 import { cleanPath, confineWrite } from './confine.js';
+import { markdownUnder } from './markdown-under.js';
 
 export type ToolName = 'memory_search' | 'vault_read' | 'vault_list' | 'vault_link' | 'vault_write';
 export const TOOL_NAMES: readonly ToolName[] = ['memory_search', 'vault_read', 'vault_list', 'vault_link', 'vault_write'];
@@ -106,25 +107,7 @@ async function readForModel(vault: string, rel: string): Promise<ToolOutcome> {
   return { ok: true, text };
 }
 
-async function list(vault: string, folder: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (rel: string): Promise<void> => {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await readdir(path.join(vault, ...rel.split('/')), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (out.length >= MAX_LIST || e.name.startsWith('.')) continue;
-      const r = `${rel}/${e.name}`;
-      if (e.isDirectory()) await walk(r);
-      else if (e.isFile() && e.name.endsWith('.md')) out.push(r);
-    }
-  };
-  await walk(folder);
-  return out;
-}
+const list = (vault: string, folder: string): Promise<string[]> => markdownUnder(vault, folder, MAX_LIST);
 
 async function write(d: ToolDeps, rawPath: unknown, content: unknown): Promise<ToolOutcome> {
   const c = confineWrite(rawPath, d.zones, d.memory);
