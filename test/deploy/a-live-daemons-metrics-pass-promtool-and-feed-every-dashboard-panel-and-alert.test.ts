@@ -49,7 +49,7 @@ t.test('a live daemon feeds promtool, the dashboard and the alerts', async (t) =
   // (2 million short-lived small objects, ~100 MB, fill the young generation several times: at least one scavenge)
   const ring: Array<{ i: number; a: number[] }> = new Array(1024); // stored, so no allocation is optimised away
   for (let i = 0; i < 2_000_000; i++) ring[i % 1024] = { i, a: [i, i + 1] };
-  t.equal(ring[0]!.a.length, 2);
+  t.comment(`made garbage in main: ${ring.length} live slots rewritten 2,000,000 times`);
   await new Promise<void>((r) => setImmediate(r));
   const res = await fetch(new URL('/metrics', s.d.url));
   t.equal(res.status, 200);
