@@ -185,17 +185,18 @@ async function stage(s: Ready, plan: () => Promise<VaultOp>, caller: Caller, as?
     if (journal.owed.length) await payOwed(s); // earlier writes git refused are recorded first, in order
     // a person's uncommitted edit of the same note is committed first, as theirs: neither text is lost
     await people.commitFirst(opPaths(op));
-    const applied = await s.writer.apply(op, as ? { ...caller, privileged: true } : caller);
+    // the frontmatter merge changed the bytes: the journal knows the hash the note will have before the file changes
+    const beforeWrite = async (h: string): Promise<void> => {
+      if (intent.hashes.includes(h)) return;
+      intent = { ...intent, hashes: [...intent.hashes, h] };
+      await journalRecord(intent, intent0);
+    };
+    const applied = await s.writer.apply(op, { ...caller, ...(as ? { privileged: true } : {}), beforeWrite });
     const fileDone = performance.now();
     phases.observe({ phase: 'file' }, (fileDone - started) / 1000);
     if (!applied.ok) {
       await journal.clear(intent);
       return { kind: 'done', result: applied };
-    }
-    // the frontmatter merge changed the bytes: the journal must know the hash the note really has
-    if (applied.contentHash !== null && !intent.hashes.includes(applied.contentHash)) {
-      intent = { ...intent, hashes: [...intent.hashes, applied.contentHash] };
-      await journalRecord(intent, intent0);
     }
     const meta: CommitMeta = {
       op: as?.commitOp ?? op.op,

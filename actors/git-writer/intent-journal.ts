@@ -2,7 +2,7 @@
 // crash between the file change and its commit is recorded at the next start as that agent's — which it can undo —
 // rather than as the person's. Writes' file changes are serialised but their commits overlap (queued commits are made
 // in one batch), so it holds every intent whose commit is not made yet, in the order their files changed.
-import { lstat, mkdir, open, readFile, truncate } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, rename, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { assertNever } from '../../messages/common.js';
 import type { VaultOp } from '../../messages/vault-ops.js';
@@ -193,15 +193,23 @@ export class IntentJournal {
     return p;
   }
 
+  /**
+   * Replaces the file whole: written beside it and renamed over it, so a kill at any instant leaves either the old
+   * state or the new one. Opening the file itself with 'w' emptied it first: a kill -9 between that and the write
+   * lost every other write's durable intent while their notes were on disk (the crash cycles saw one recorded as
+   * the person's).
+   */
   async #write(state: JournalState, sync = true): Promise<string | null> {
+    const tmp = `${this.#file}.next`;
     try {
-      const fh = await open(this.#file, 'w');
+      const fh = await open(tmp, 'w');
       try {
         await fh.writeFile(JSON.stringify(state));
         if (sync) await fh.datasync();
       } finally {
         await fh.close();
       }
+      await rename(tmp, this.#file);
       return null;
     } catch (err) {
       return `${(err as NodeJS.ErrnoException).code ?? 'error'}: ${(err as Error).message}`;

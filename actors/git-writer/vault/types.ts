@@ -37,6 +37,8 @@ export type ApplyCaller = Caller & {
   mayReadSensitive?: boolean;
   /** The memory tools' appends (memory_remember, memory_forget): reserved paths only, no size cap on the whole file. */
   privileged?: boolean;
+  /** Awaited with the sha256 of a write's bytes just before they replace the note (after any frontmatter merge). */
+  beforeWrite?: (contentHash: string) => Promise<void>;
 };
 
 /** A mutation that reached the disk. `mtimeMs`/`contentHash` describe the note afterwards (null after a delete). */

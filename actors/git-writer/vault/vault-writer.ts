@@ -130,7 +130,7 @@ export class VaultWriter {
       );
     }
     try {
-      return await this.#apply(op, caller.mayReadSensitive === true, caller.privileged === true);
+      return await this.#apply(op, caller.mayReadSensitive === true, caller.privileged === true, caller.beforeWrite);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException | null)?.code;
       if (code === 'ENOSPC' || code === 'EDQUOT') {
@@ -154,7 +154,7 @@ export class VaultWriter {
     return resolveVaultPath(this.#root, input, { allowlist: this.#allowlist, reserved: this.#reserved, privileged });
   }
 
-  async #apply(op: VaultOp, mayRead: boolean, privileged: boolean): Promise<ApplyResult> {
+  async #apply(op: VaultOp, mayRead: boolean, privileged: boolean, beforeWrite?: ApplyCaller['beforeWrite']): Promise<ApplyResult> {
     if (privileged && op.op !== 'write') throw new Error('the memory tools only append (a privileged write)');
     switch (op.op) {
       case 'write': {
@@ -188,8 +188,10 @@ export class VaultWriter {
         if (current?.bytes.equals(bytes)) return { ok: true, paths: [target.rel], mtimeMs: current.mtimeMs, contentHash: sha256Hex(bytes) };
         const full = await this.#lowOnSpace(bytes.length);
         if (full) return full;
+        const contentHash = sha256Hex(bytes);
+        await beforeWrite?.(contentHash);
         const written = await atomicWriteFile(target.abs, bytes);
-        return { ok: true, paths: [target.rel], mtimeMs: written.mtimeMs, contentHash: sha256Hex(bytes) };
+        return { ok: true, paths: [target.rel], mtimeMs: written.mtimeMs, contentHash };
       }
       case 'delete': {
         const target = this.#resolve(op.path);
