@@ -134,7 +134,9 @@ export async function runSleep(d: SleepDeps): Promise<RunReport> {
       f = { ok: false, error: { reason: 'unavailable', message: (err as Error).message } };
     }
     const what = `${a.data.subject}: ${a.data.predicate}:: ${a.data.object}`;
-    if (!f.ok)
+    if (!f.ok && f.error.reason === 'bad_request')
+      outcomes.push({ outcome: 'skipped', path: null, commit: null, reason: `fact_rejected: ${f.error.message} (${what})` });
+    else if (!f.ok)
       outcomes.push({
         outcome: 'failed',
         path: null,
