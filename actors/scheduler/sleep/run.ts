@@ -8,6 +8,7 @@ import { addArgs, addFact, type AddFactDeps } from '../../gateway/tools/fact-too
 import { normaliseFact } from '../../memory/fact-log.js';
 import type { MemoryPaths } from '../../memory/paths.js';
 import type { RunReport } from '../core.js';
+import { localDate, localTime } from '../dates.js';
 import type { LlmClient } from '../llm/client.js';
 import type { Templates } from '../templates/engine.js';
 import { llmFailure, type WriteOutcome } from '../writer.js';
@@ -63,7 +64,7 @@ export async function runSleep(d: SleepDeps): Promise<RunReport> {
   const items = fitBudget(m.items, d.budget);
   const known = knownFacts(d.facts.view.db, items.map((i) => i.text).join('\n'), d.facts.knowledge.singleValued, now);
   const prompt = d.templates.renderLlm('sleep', {
-    since: state.lastRun,
+    since: state.lastRun === null ? null : `${localDate(Date.parse(state.lastRun), d.tz)} ${localTime(Date.parse(state.lastRun), d.tz)}`,
     items: items.filter((i) => i.text !== '').map((i) => ({ label: i.label, text: i.text })),
     user_md: await readUserMd(d.vault),
     known_facts: known,
