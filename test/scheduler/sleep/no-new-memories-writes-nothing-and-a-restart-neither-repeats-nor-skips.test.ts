@@ -57,7 +57,11 @@ t.test('the cursor moves on NO_NEW_MEMORIES, stays on a failure, and survives a 
   t.notMatch(prompt, /zebra/, 'what an earlier run read is not repeated');
   t.match(prompt, /^Below is what happened since \d{4}-\d{2}-\d{2} \d\d:\d\d:/m, 'since the last run');
   const log = readFileSync(path.join(v.dir, 'Memory/Log', `${localDay(Date.now()).date}.md`), 'utf8');
-  t.match(log, /— memvault-sleep\n- The quokka Pip likes carrots\.\n- Otter feeding is at four now\.\n/, 'an answer without sections: its lines as memories');
+  t.match(
+    log,
+    /— memvault-sleep\n- The quokka Pip likes carrots\.\n- Otter feeding is at four now\.\n/,
+    'an answer without sections: its lines as memories',
+  );
   t.equal(commits(), start + 2, 'one commit per memory');
 
   const calls = llm.chats().length;
