@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { JournalRecord } from '../../../messages/episodes.js';
 import { episodeId } from '../../../messages/episodes.js';
 import { LogDays } from '../../dream/log-days.js';
-import { localDay, normaliseFact } from '../../memory/fact-log.js';
+import { localDay } from '../../memory/fact-log.js';
 import { parseLine } from '../../memory/journal.js';
 import type { MemoryPaths } from '../../memory/paths.js';
 import { addDays, localDate, localTime } from '../dates.js';
@@ -150,7 +150,7 @@ export async function readMaterial(d: MaterialDeps, cursor: SleepCursor): Promis
   return {
     items,
     cursor: { episodes: last, facts: factCursor },
-    logged: new Set([...logged].map(normaliseFact)),
+    logged,
     counts: { sessions: chats.length, messages, tasks: tasks.size, facts },
   };
 }
