@@ -130,3 +130,21 @@ t.test('memories go to the fact log by topic and facts into notes, from what hap
   const inv = readFileSync(path.join(s.d.cfg.data_dir, 'invocations', `${new Date().toISOString().slice(0, 10)}.jsonl`), 'utf8');
   t.match(inv, /"task_type":"sleep"/, 'and the invocation log');
 });
+
+t.test('at autonomy low it writes memories only: no fact goes into a note', async (t) => {
+  const s = await skillDaemon(t, { skills: { sleep: '{ enabled: false, autonomy: low }' } });
+  const post = await s.d.api('POST', '/v1/episodes', {
+    episodes: [{ type: 'chat', session_id: 'low', message_id: 'q1', role: 'user', text: 'Tom now lives in Porto.' }],
+  });
+  t.equal(post.status, 200);
+  const tom = readFileSync(path.join(s.v.dir, 'People/Tom Okafor.md'), 'utf8');
+  s.llm.script({
+    content:
+      'MEMORIES\n1. Tom Okafor moved to Porto.\nFACTS\n[{"subject": "Tom Okafor", "predicate": "lives_in", "object": "Porto"}]\nTOPICS\n1: personal\n',
+  });
+  const r = await s.run('sleep');
+  t.match(r.body, { outcome: 'written', path: /^Memory\/Log\/\d{4}-\d{2}-\d{2}\.md$/ });
+  t.equal(r.body.results.length, 1, 'one memory, no fact');
+  t.equal(readFileSync(path.join(s.v.dir, 'People/Tom Okafor.md'), 'utf8'), tom, 'the person’s note is untouched');
+  t.match(readFileSync(path.join(s.v.dir, r.body.path), 'utf8'), /- \[personal\] Tom Okafor moved to Porto\./);
+});
