@@ -107,6 +107,22 @@ function jsonValues(text: string): unknown[] | null {
   return out;
 }
 
+const TRIPLE_KEYS = ['subject', 'predicate', 'object', 'valid_from', 'valid_until', 'temporary'] as const;
+
+/**
+ * A triple as memory_add_fact takes it: its six keys only (a model's extra `confidence` or `source` dropped), an
+ * optional one that is null or empty left out; what remains is checked by the tool's own schema.
+ */
+export function tripleArgs(raw: RawFact): RawFact {
+  const out: RawFact = {};
+  for (const k of TRIPLE_KEYS) {
+    const v = raw[k];
+    if (v === undefined || ((v === null || v === '') && k !== 'subject' && k !== 'predicate' && k !== 'object')) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
 function isTopic(s: string): s is Topic {
   return (TOPICS as readonly string[]).includes(s);
 }
@@ -151,8 +167,11 @@ export function parseExtraction(answer: string): Extraction {
     const vals = jsonValues(parts.facts.join('\n'));
     if (vals === null)
       out.problems.push({ reason: 'bad_json', detail: `FACTS is not JSON: ${parts.facts.join(' ').trim().slice(0, 120)}` });
+    // `{"facts": [...]}`: the array inside
     else
-      for (const v of vals) {
+      for (const v of vals.length === 1 && Array.isArray((vals[0] as { facts?: unknown } | null)?.facts)
+        ? (vals[0] as { facts: unknown[] }).facts
+        : vals) {
         if (v !== null && typeof v === 'object' && !Array.isArray(v)) out.facts.push(v as RawFact);
         else out.problems.push({ reason: 'not_a_triple', detail: `a fact must be a JSON object: ${JSON.stringify(v).slice(0, 120)}` });
       }

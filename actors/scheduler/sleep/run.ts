@@ -16,7 +16,7 @@ import { combine } from '../skills/skill.js';
 import { fitBudget } from './budget.js';
 import { knownFacts, readUserMd } from './known.js';
 import { readMaterial, SLEEP_WHO } from './material.js';
-import { parseExtraction, SENTINEL, TOPICS } from './parse.js';
+import { parseExtraction, SENTINEL, TOPICS, tripleArgs } from './parse.js';
 import { loadSleepState, saveSleepState, type SleepState } from './state.js';
 
 export interface SleepDeps {
@@ -117,7 +117,7 @@ export async function runSleep(d: SleepDeps): Promise<RunReport> {
     );
   }
   for (const raw of d.writeFacts ? x.facts : []) {
-    const a = addArgs.safeParse(raw);
+    const a = addArgs.safeParse(tripleArgs(raw));
     if (!a.success) {
       const why = a.error.issues.map((i) => `${i.path.join('.') || '(fact)'}: ${i.message}`).join('; ');
       outcomes.push({

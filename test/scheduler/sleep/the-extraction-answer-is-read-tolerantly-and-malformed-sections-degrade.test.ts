@@ -2,7 +2,7 @@
 // headings in several spellings, fenced and line-by-line JSON facts, bad triples, unknown topics and refs, missing
 // sections, an answer with no sections at all (every line a memory, no facts), and NO_NEW_MEMORIES.
 import t from 'tap';
-import { MAX_MEMORY_CHARS, parseExtraction } from '../../../actors/scheduler/sleep/parse.js';
+import { MAX_MEMORY_CHARS, parseExtraction, tripleArgs } from '../../../actors/scheduler/sleep/parse.js';
 
 const reasons = (x: ReturnType<typeof parseExtraction>) => x.problems.map((p) => p.reason);
 
@@ -143,4 +143,19 @@ t.test('CRLF line ends, and an over-long memory is cut to one fact-log line', as
   t.equal(x.memories[0]!.text.length, MAX_MEMORY_CHARS);
   t.match(x.memories[0]!.text, /…$/);
   t.equal(x.memories[0]!.topic, 'meta');
+});
+
+t.test('facts wrapped in {"facts": [...]}, and triples trimmed to what memory_add_fact takes', async (t) => {
+  const x = parseExtraction('MEMORIES\n1. x.\nFACTS\n{"facts": [{"subject":"A","predicate":"b","object":"c"}]}\nTOPICS\n1: meta\n');
+  t.same(x.facts, [{ subject: 'A', predicate: 'b', object: 'c' }]);
+  t.same(
+    tripleArgs({ subject: 'A', predicate: 'b', object: 'c', valid_from: null, valid_until: '', temporary: false, confidence: 0.9 }),
+    { subject: 'A', predicate: 'b', object: 'c', temporary: false },
+    'extra keys and empty optional ones left out',
+  );
+  t.same(
+    tripleArgs({ subject: null, predicate: 'b' }),
+    { subject: null, predicate: 'b' },
+    'a missing required field stays missing for the schema to name',
+  );
 });

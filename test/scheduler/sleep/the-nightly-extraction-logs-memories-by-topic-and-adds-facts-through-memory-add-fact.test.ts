@@ -25,7 +25,10 @@ const ANSWER = [
   '  {"subject": "Maya Chen", "predicate": "lives_in", "object": "Lisbon", "valid_from": "2026-11-20"},',
   '  {"subject": "Maya Chen", "predicate": "has_role", "object": "Staff engineer", "valid_from": "2026-11-25"},',
   '  {"subject": "Maya Chen", "predicate": "prefers", "object": "Written proposals to meetings, always"},',
-  '  {"subject": "Maya Chen", "predicate": "Works At", "object": "Acme"}',
+  '  {"subject": "Maya Chen", "predicate": "Works At", "object": "Acme"},',
+  '  {"subject": "Maya Chen", "predicate": "visiting", "valid_from": null},',
+  '  {"subject": "Maya Chen", "predicate": "visiting", "object": "Porto", "valid_from": "next week", "confidence": 0.4},',
+  '  "Maya likes Porto"',
   ']',
   '```',
   '',
@@ -103,6 +106,15 @@ t.test('memories go to the fact log by topic and facts into notes, from what hap
     results.some((x) => x.outcome === 'skipped' && /^fact_rejected: predicate must be snake_case/.test(x.reason ?? '')),
     'a bad predicate is refused with memory_add_fact’s own reason',
   );
+  t.ok(
+    results.some((x) => x.outcome === 'skipped' && /^fact_rejected: object: object is required/.test(x.reason ?? '')),
+    'a missing field is named',
+  );
+  t.ok(
+    results.some((x) => x.outcome === 'skipped' && /^fact_rejected: valid_from: valid_from must be a date/.test(x.reason ?? '')),
+    'a date that is not one is named',
+  );
+  t.equal(results.length, 3 + 6, 'every memory and every object triple has an outcome (the bare string is a parse problem)');
   t.equal(Number(git(s.v.dir, 'rev-list', '--count', 'HEAD').trim()), before + 5, 'one commit per memory and per fact written');
   t.match(
     git(s.v.dir, 'log', '-1', '--format=%B', '--', 'People/Maya Chen.md'),
