@@ -53,7 +53,8 @@ function refKey(ref: string): string {
 }
 
 function cleanMemory(s: string): string {
-  const one = s.replace(/\s+/g, ' ').trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters never reach the fact log
+  const one = s.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
   return one.length > MAX_MEMORY_CHARS ? `${one.slice(0, MAX_MEMORY_CHARS - 1)}…` : one;
 }
 

@@ -5,7 +5,7 @@
 // path that is down saves nothing, so the owed run reads the same material again.
 import type { MutationResult, RememberResult, VaultOp, Caller, FactInput } from '../../../messages/vault-ops.js';
 import { addArgs, addFact, type AddFactDeps } from '../../gateway/tools/fact-tools.js';
-import { normaliseFact } from '../../memory/fact-log.js';
+import { formatFactLine, normaliseFact, parseFactLine } from '../../memory/fact-log.js';
 import type { MemoryPaths } from '../../memory/paths.js';
 import type { RunReport } from '../core.js';
 import { localDate, localTime } from '../dates.js';
@@ -104,6 +104,16 @@ export async function runSleep(d: SleepDeps): Promise<RunReport> {
       continue;
     }
     seen.add(norm);
+    // a line of nothing but #tags is no fact to the log's reader (memory_remember refuses it too)
+    if (!parseFactLine(formatFactLine({ content: mem.text, category: mem.topic, tags: [] }))) {
+      outcomes.push({
+        outcome: 'skipped',
+        path: null,
+        commit: null,
+        reason: `memory_rejected: nothing but tags: ${mem.text.slice(0, 80)}`,
+      });
+      continue;
+    }
     let w: RememberResult;
     try {
       w = await d.remember({ content: mem.text, ...(mem.topic ? { category: mem.topic } : {}), tags: [], who: SLEEP_WHO }, caller);

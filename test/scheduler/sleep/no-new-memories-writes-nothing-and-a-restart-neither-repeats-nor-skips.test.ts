@@ -48,9 +48,14 @@ t.test('the cursor moves on NO_NEW_MEMORIES, stays on a failure, and survives a 
   d = await startDaemon(cfg);
   await d.daemon.whenCaughtUp();
 
-  llm.script({ content: 'The quokka Pip likes carrots.\nOtter feeding is at four now.' });
+  llm.script({ content: 'The quokka Pip likes carrots.\nOtter feeding is at four now.\n#zoo #animals' });
   const r = await run();
   t.match(r, { outcome: 'written', commit: /^[0-9a-f]{40}$/ });
+  t.match(
+    r.results.map((x: { reason: string | null }) => x.reason),
+    [null, null, /^memory_rejected: nothing but tags/],
+    'a line of tags is no memory',
+  );
   const prompt = lastPrompt();
   t.match(prompt, /### Conversation s2 [\s\S]*The quokka named Pip likes carrots\./, 'what the failed run read is read again');
   t.match(prompt, /### Conversation s3 [\s\S]*Feeding time for the otters moved to four\./, 'what came since, across the restart');

@@ -143,6 +143,7 @@ t.test('CRLF line ends, and an over-long memory is cut to one fact-log line', as
   t.equal(x.memories[0]!.text.length, MAX_MEMORY_CHARS);
   t.match(x.memories[0]!.text, /…$/);
   t.equal(x.memories[0]!.topic, 'meta');
+  t.equal(parseExtraction('MEMORIES\n1. a\u0000b\u0007c\n').memories[0]!.text, 'a b c', 'control characters never reach the log');
 });
 
 t.test('facts wrapped in {"facts": [...]}, and triples trimmed to what memory_add_fact takes', async (t) => {
