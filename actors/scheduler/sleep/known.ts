@@ -10,6 +10,7 @@ import { factsAt, type FactRow } from '../../store-writer/facts-reader.js';
 export const USER_MD_CHARS = 6_000;
 /** Characters of current facts shown. */
 export const KNOWN_FACTS_CHARS = 8_000;
+const WORD_BREAK = /[^\p{L}\p{N}]+/u;
 
 export async function readUserMd(vault: string, max = USER_MD_CHARS): Promise<string | null> {
   let text: string;
@@ -46,7 +47,20 @@ export function knownFacts(
 ): string[] {
   const rows = factsAt(db, { at, singleValued, includeSensitive: false });
   const hay = material.toLowerCase();
-  const named = (f: FactRow) => hay.includes(f.subject.toLowerCase()) || hay.includes(f.object.replace(/^\[\[|\]\]$/g, '').toLowerCase());
+  // a name is looked for in the material only when its first word is there: 100,000 facts stay cheap
+  const words = new Set(hay.split(WORD_BREAK));
+  const seen = new Map<string, boolean>();
+  const mentioned = (name: string): boolean => {
+    const n = name.replace(/^\[\[|\]\]$/g, '').toLowerCase();
+    let hit = seen.get(n);
+    if (hit === undefined) {
+      const first = n.split(WORD_BREAK).find((w) => w !== '');
+      hit = first !== undefined && words.has(first) && hay.includes(n);
+      seen.set(n, hit);
+    }
+    return hit;
+  };
+  const named = (f: FactRow) => mentioned(f.subject) || mentioned(f.object);
   const ordered = [...rows.filter(named), ...rows.filter((f) => !named(f))];
   const out: string[] = [];
   let used = 0;
