@@ -21,7 +21,7 @@ export interface Memory {
 export type RawFact = Record<string, unknown>;
 
 export interface ParseProblem {
-  /** missing_section, bad_json, not_a_triple, unknown_topic, unknown_ref, degraded */
+  /** degraded, missing_section, bad_json, not_a_triple, bad_topic_line, unknown_ref, unknown_topic */
   reason: string;
   detail: string;
 }
