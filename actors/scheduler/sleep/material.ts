@@ -2,13 +2,13 @@
 // (chat messages grouped by session, tasks — corrections and forgotten episodes left out) and the fact log's facts
 // after it (the extraction's own memories left out: they are what it wrote). The cursor it returns is where the
 // reading stopped, taken before the LLM call, so what arrives meanwhile is read next time.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JournalRecord } from '../../../messages/episodes.js';
 import { episodeId } from '../../../messages/episodes.js';
 import { LogDays } from '../../dream/log-days.js';
 import { localDay } from '../../memory/fact-log.js';
-import { parseLine } from '../../memory/journal.js';
+import { listFiles, parseLine } from '../../memory/journal.js';
 import type { MemoryPaths } from '../../memory/paths.js';
 import { addDays, localDate, localTime } from '../dates.js';
 import type { BudgetItem } from './budget.js';
@@ -43,19 +43,10 @@ interface Msg {
   text: string;
 }
 
-const JOURNAL_FILE = /^\d{4}-\d{2}-\d{2}\.jsonl$/;
-
 /** The journal's records after the cursor (files before the cursor's are not opened), and the last one read. */
 function journalSince(d: MaterialDeps, cursor: SleepCursor['episodes']): { records: JournalRecord[]; last: SleepCursor['episodes'] } {
   const dir = path.join(d.dataDir, 'episodes');
-  let names: string[];
-  try {
-    names = readdirSync(dir)
-      .filter((f) => JOURNAL_FILE.test(f))
-      .sort();
-  } catch {
-    return { records: [], last: cursor };
-  }
+  const names = listFiles(dir);
   // a first run starts at the files of the look-back window (named by UTC day of receipt)
   const firstFile = cursor?.file ?? `${new Date(d.now - FIRST_LOOKBACK_MS - 86_400_000).toISOString().slice(0, 10)}.jsonl`;
   const records: JournalRecord[] = [];
