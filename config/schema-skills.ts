@@ -72,6 +72,19 @@ const skillsSchema = z
       })
       .strict()
       .default({}),
+    /**
+     * The nightly extraction (actors/scheduler/skills/sleep.ts): memories and facts from what happened since its last
+     * run. `autonomy` low: memories only, no facts written into notes.
+     */
+    sleep: z
+      .object({
+        ...skill,
+        cron: cronExpr.default('15 3 * * *'),
+        /** Characters of episodes and fact log shown to the model (interactive 80 %, the rest 20 %). */
+        budget_chars: z.number().int().min(1_000).max(1_000_000).default(50_000),
+      })
+      .strict()
+      .default({}),
     /** After any autowrite, `People/Name.md` stubs for the bare [[Name]] links that have no note. */
     person_stubs: z
       .object({ enabled: z.boolean().default(true) })

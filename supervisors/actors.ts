@@ -207,6 +207,7 @@ export const ACTORS = {
       'git.mutate': 'a skill’s note: one commit with a Memvault-Skill trailer; a dream page',
       'git.dream_journal': 'the dream’s watermark line in Memory/log.md',
       'git.dream_memory_md': 'MEMORY.md regenerated after a dream run',
+      'git.remember': 'the nightly extraction’s memories: one fact-log line each, committed',
     },
   },
 } as const satisfies Record<string, ActorSpec>;

@@ -207,7 +207,8 @@ export class Journal {
   }
 }
 
-function listFiles(dir: string): string[] {
+/** The journal's day files in `dir`, oldest first (none when the folder is missing). */
+export function listFiles(dir: string): string[] {
   try {
     return readdirSync(dir)
       .filter((f) => FILE.test(f))

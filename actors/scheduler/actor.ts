@@ -161,6 +161,7 @@ runActor<SchedulerMsg, Sends<'scheduler'>, State, Asks<'scheduler'>>(
       writer,
       ask: { llm, templates, today: () => ({ today: localDate(Date.now(), tz), tz }) },
       log: (event, fields) => log.info({ ...fields, event }, event),
+      remember: (fact, caller) => init.request({ type: 'git.remember', fact, caller }, WRITE_TIMEOUT_MS),
     };
     core = new SchedulerCore({
       clock: wallClock,

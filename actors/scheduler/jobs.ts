@@ -7,9 +7,10 @@ import { dailyReflection } from './skills/daily-reflection.js';
 import { meetingNote } from './skills/meeting-note.js';
 import { personProfile } from './skills/person-profile.js';
 import type { Skill } from './skills/skill.js';
+import { sleep } from './skills/sleep.js';
 import { weeklyReview } from './skills/weekly-review.js';
 
-export const SKILLS: readonly Skill[] = [meetingNote, dailyReflection, commitmentLog, weeklyReview, personProfile];
+export const SKILLS: readonly Skill[] = [meetingNote, dailyReflection, commitmentLog, weeklyReview, personProfile, sleep];
 
 export function skillNamed(name: string): Skill | undefined {
   return SKILLS.find((s) => s.name === name);

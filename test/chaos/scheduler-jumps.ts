@@ -16,7 +16,7 @@ export const SCHEDULER_YAML = (llmUrl: string): string =>
     'scheduler:\n  tz: UTC\n',
     'skills:\n',
     `  daily_reflection: { cron: "*/${SCHEDULER_EVERY_S} * * * * *" }\n`,
-    ...['meeting_note', 'commitment_log', 'weekly_review', 'person_profile'].map((n) => `  ${n}: { enabled: false }\n`),
+    ...['meeting_note', 'commitment_log', 'weekly_review', 'person_profile', 'sleep'].map((n) => `  ${n}: { enabled: false }\n`),
   ].join('');
 
 /** A model that answers every reflection prompt with plain text (no links, so no person stubs). */

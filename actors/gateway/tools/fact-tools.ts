@@ -22,7 +22,8 @@ const subject = str('subject')
   .regex(/^[^\n\r/\\:*?"<>|#^[\]]+$/, 'subject is a note title: no line breaks nor / \\ : * ? " < > | # ^ [ ]');
 const factId = z.number({ required_error: 'id is required', invalid_type_error: 'id must be a number' }).int().positive();
 
-const addArgs = z
+/** memory_add_fact's arguments (the nightly extraction checks the model's triples with it too). */
+export const addArgs = z
   .object({
     subject: subject.describe('Whom or what the fact is about: a note title, e.g. "Maya Chen"'),
     predicate: str('predicate').describe('snake_case relation, e.g. works_at, lives_in, prefers'),
@@ -66,7 +67,10 @@ export function factJson(f: FactRow): Record<string, unknown> {
 
 const dayOf = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), new Date(ms).getUTCDate());
 
-async function readNote(d: ToolDeps, rel: string): Promise<string | null> {
+/** What memory_add_fact needs: the gateway's ToolDeps, or the same parts built in the scheduler (nightly extraction). */
+export type AddFactDeps = Pick<ToolDeps, 'vault' | 'view' | 'knowledge' | 'waitIndexed' | 'waitTimeoutMs'>;
+
+async function readNote(d: Pick<ToolDeps, 'vault'>, rel: string): Promise<string | null> {
   try {
     return await readFile(path.join(d.vault, ...rel.split('/')), 'utf8');
   } catch (err) {
@@ -77,9 +81,9 @@ async function readNote(d: ToolDeps, rel: string): Promise<string | null> {
 
 /** Writes `text` over `rel` (expected to still hold `before`), then waits until the index has read it. */
 async function commitNote(
-  d: ToolDeps,
-  w: WriteBackend,
-  ctx: CallContext,
+  d: AddFactDeps,
+  w: Pick<WriteBackend, 'mutate'>,
+  ctx: Pick<CallContext, 'agent'>,
   rel: string,
   before: string | null,
   text: string,
@@ -95,7 +99,7 @@ async function commitNote(
 }
 
 /** The note a subject's facts go into: where its facts are, else the note with that title, else an entity note. */
-function subjectNote(d: ToolDeps, subject: string, current: readonly FactRow[]): string {
+function subjectNote(d: AddFactDeps, subject: string, current: readonly FactRow[]): string {
   if (current[0]) return current[0].path;
   const titled = prepared(
     d.view.db,
@@ -107,7 +111,12 @@ function subjectNote(d: ToolDeps, subject: string, current: readonly FactRow[]):
   return titled ?? `${d.knowledge.entitiesFolder}/${subject}.md`;
 }
 
-async function addFact(d: ToolDeps, w: WriteBackend, ctx: CallContext, a: z.infer<typeof addArgs>): Promise<ToolOutcome> {
+export async function addFact(
+  d: AddFactDeps,
+  w: Pick<WriteBackend, 'mutate'>,
+  ctx: Pick<CallContext, 'agent'>,
+  a: z.infer<typeof addArgs>,
+): Promise<ToolOutcome> {
   const fact = {
     predicate: a.predicate,
     object: a.object.replace(/\s+/g, ' ').trim(),

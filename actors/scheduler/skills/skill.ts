@@ -3,6 +3,7 @@
 import type { Config } from '../../../config/load.js';
 import type { SkillName } from '../../../config/schema-skills.js';
 import type { NoteOutcome } from '../../../messages/to-scheduler.js';
+import type { Caller, FactInput, RememberResult } from '../../../messages/vault-ops.js';
 import type { AskDeps } from '../ask.js';
 import type { Context } from '../context.js';
 import type { RunReport, RunRequest } from '../core.js';
@@ -18,6 +19,8 @@ export interface SkillEnv {
   writer: SkillWriter;
   ask: AskDeps;
   log(event: string, fields: Record<string, unknown>): void;
+  /** One line appended to today's fact log (memory_remember's path: the git writer, a commit). */
+  remember(fact: FactInput, caller: Caller): Promise<RememberResult>;
 }
 
 export interface Skill {

@@ -114,6 +114,15 @@ export interface LlmVars {
   commitment_log: { date: string; notes: Excerpt[] };
   weekly_review: { week: Week; previous: Excerpt | null; notes: Excerpt[] };
   person_profile: { name: string; current: string | null; mentions: Excerpt[] };
+  /** The nightly extraction (skills/sleep.ts): the material within its budget, and what is known already. */
+  sleep: {
+    since: string | null;
+    items: Array<{ label: string; text: string }>;
+    user_md: string | null;
+    known_facts: string[];
+    topics: string[];
+    sentinel: string;
+  };
 }
 
 export type VaultTemplate = keyof VaultVars;
@@ -126,7 +135,15 @@ export const VAULT_TEMPLATES = [
   'person_profile',
   'person_stub',
 ] as const;
-export const LLM_TEMPLATES = ['system', 'meeting_note', 'daily_reflection', 'commitment_log', 'weekly_review', 'person_profile'] as const;
+export const LLM_TEMPLATES = [
+  'system',
+  'meeting_note',
+  'daily_reflection',
+  'commitment_log',
+  'weekly_review',
+  'person_profile',
+  'sleep',
+] as const;
 
 /** The frontmatter `type` each note template must emit. */
 export const NOTE_TYPE: Record<VaultTemplate, string> = {
@@ -240,4 +257,12 @@ export const LLM_SAMPLES: LlmVars = {
   commitment_log: { date: '2026-11-19', notes: [ex('Daily/2026-11-19.md', 'Thursday', "I'll send the export by Friday.")] },
   weekly_review: { week, previous: null, notes: [ex('Reflections/2026-11-19.md', '2026-11-19', 'A day of decisions.')] },
   person_profile: { name: 'Sofia Marques', current: null, mentions: [ex('Meetings/x.md', 'x', 'Sofia joined the review.')] },
+  sleep: {
+    since: '2026-11-18 03:15',
+    items: [{ label: 'Conversation s1 (2026-11-19 09:12 – 2026-11-19 09:40)', text: 'user: Maya moved to Lisbon.' }],
+    user_md: '# About me\n\n## Work\n- Engineering lead at Ledgerline',
+    known_facts: ['Maya Chen | works_at | [[Ledgerline]]'],
+    topics: ['work', 'tech', 'personal', 'finance', 'admin', 'learning', 'meta'],
+    sentinel: 'NO_NEW_MEMORIES',
+  },
 };

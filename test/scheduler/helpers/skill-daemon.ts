@@ -72,7 +72,7 @@ export interface SkillDaemon {
   trailers(rel: string): Record<string, string>;
 }
 
-const SKILLS = ['meeting_note', 'daily_reflection', 'commitment_log', 'weekly_review', 'person_profile', 'person_stubs'];
+const SKILLS = ['meeting_note', 'daily_reflection', 'commitment_log', 'weekly_review', 'person_profile', 'sleep', 'person_stubs'];
 
 /**
  * Settings: every skill off the clock (manual runs still work) unless `skills` gives its settings (a YAML flow
