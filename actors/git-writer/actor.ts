@@ -23,7 +23,7 @@ import { IntentJournal, intentFor, recoverIntents, type Intent } from './intent-
 import { OwnWrites } from './own-writes.js';
 import { PeopleEdits } from './people-edits.js';
 import { memoryPaths } from '../memory/paths.js';
-import { planForget, planRemember } from './memory-writes.js';
+import { planForget, planRemember, rememberProblem } from './memory-writes.js';
 import type { CommitOp } from './git-message.js';
 import type { RememberResult } from '../../messages/vault-ops.js';
 import { MEMORY_MD, planJournal, undoRun } from './dream-writes.js';
@@ -294,18 +294,21 @@ runActor<GitMsg, Sends<'git'>, State>(
       case 'git.remember': {
         const caller = { ...msg.caller, mayReadSensitive: false };
         let plan: Awaited<ReturnType<typeof planRemember>> | null = null;
+        const problem = rememberProblem(msg.fact);
         const result: MutationResult =
           s.kind === 'off'
             ? fail('unavailable', s.reason)
-            : await mutate(
-                s,
-                async () => {
-                  plan = await planRemember(cfg.vault, memory, msg.fact, Date.now());
-                  return plan.op;
-                },
-                caller,
-                { commitOp: 'remember', privileged: true },
-              );
+            : problem !== null
+              ? fail('invalid_content', problem)
+              : await mutate(
+                  s,
+                  async () => {
+                    plan = await planRemember(cfg.vault, memory, msg.fact, Date.now());
+                    return plan.op;
+                  },
+                  caller,
+                  { commitOp: 'remember', privileged: true },
+                );
         writes.inc({ op: 'remember', outcome: result.ok ? 'ok' : result.reason });
         const p = plan as Awaited<ReturnType<typeof planRemember>> | null;
         if (!result.ok || !p) {

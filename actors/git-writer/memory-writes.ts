@@ -23,6 +23,14 @@ export interface RememberPlan {
   at: string;
 }
 
+/** Why `fact` cannot be a fact-log line (e.g. nothing but #tags: it would not read back as a fact), or null. */
+export function rememberProblem(fact: FactInput): string | null {
+  const line = formatFactLine({ content: fact.content, category: fact.category ?? null, tags: fact.tags });
+  return parseFactLine(line) === null
+    ? 'the fact has no text of its own once its tags and category are set apart; say what is to be remembered'
+    : null;
+}
+
 /** Today's log with `fact` appended under a `## HH:MM — who` header (local time of `now`). */
 export async function planRemember(vault: string, paths: MemoryPaths, fact: FactInput, now: number): Promise<RememberPlan> {
   const { date, time } = localDay(now);
@@ -31,7 +39,8 @@ export async function planRemember(vault: string, paths: MemoryPaths, fact: Fact
   const line = formatFactLine({ content: fact.content, category: fact.category ?? null, tags: fact.tags });
   const appended = appendToDayLog(bytes?.toString('utf8') ?? null, date, time, fact.who, line);
   // the id of the line as it reads back, so the search result and the answer always agree
-  const parsed = parseFactLine(line)!;
+  const parsed = parseFactLine(line);
+  if (parsed === null) throw new Error(rememberProblem(fact) ?? 'the fact line does not read back'); // checked before
   return {
     op: { op: 'write', path: rel, content: appended.text },
     factId: factId(date, parsed.content),
