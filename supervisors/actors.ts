@@ -207,6 +207,7 @@ export const ACTORS = {
       'git.mutate': 'a skill’s note: one commit with a Memvault-Skill trailer; a dream page',
       'git.dream_journal': 'the dream’s watermark line in Memory/log.md',
       'git.dream_memory_md': 'MEMORY.md regenerated after a dream run',
+      'git.curation': 'USER.md and its audit line from a curation run, in one commit',
     },
   },
 } as const satisfies Record<string, ActorSpec>;

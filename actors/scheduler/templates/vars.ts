@@ -114,6 +114,8 @@ export interface LlmVars {
   commitment_log: { date: string; notes: Excerpt[] };
   weekly_review: { week: Week; previous: Excerpt | null; notes: Excerpt[] };
   person_profile: { name: string; current: string | null; mentions: Excerpt[] };
+  /** USER.md curation (actors/knowledge/curation-run.ts): the file as it is, and the fact log's last days. */
+  curation: { user_md: string; days: number; material: Excerpt[] };
 }
 
 export type VaultTemplate = keyof VaultVars;
@@ -126,7 +128,15 @@ export const VAULT_TEMPLATES = [
   'person_profile',
   'person_stub',
 ] as const;
-export const LLM_TEMPLATES = ['system', 'meeting_note', 'daily_reflection', 'commitment_log', 'weekly_review', 'person_profile'] as const;
+export const LLM_TEMPLATES = [
+  'system',
+  'meeting_note',
+  'daily_reflection',
+  'commitment_log',
+  'weekly_review',
+  'person_profile',
+  'curation',
+] as const;
 
 /** The frontmatter `type` each note template must emit. */
 export const NOTE_TYPE: Record<VaultTemplate, string> = {
@@ -240,4 +250,9 @@ export const LLM_SAMPLES: LlmVars = {
   commitment_log: { date: '2026-11-19', notes: [ex('Daily/2026-11-19.md', 'Thursday', "I'll send the export by Friday.")] },
   weekly_review: { week, previous: null, notes: [ex('Reflections/2026-11-19.md', '2026-11-19', 'A day of decisions.')] },
   person_profile: { name: 'Sofia Marques', current: null, mentions: [ex('Meetings/x.md', 'x', 'Sofia joined the review.')] },
+  curation: {
+    user_md: '# About me\n\n## Preferences\n- Short answers.\n',
+    days: 3,
+    material: [ex('Memory/Log/2026-11-19.md', '2026-11-19', '- Prefers meetings after 11:00 [category:: personal]')],
+  },
 };
