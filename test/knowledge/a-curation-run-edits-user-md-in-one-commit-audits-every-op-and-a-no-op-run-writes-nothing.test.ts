@@ -2,7 +2,7 @@
 // scripted answers. An applied run is one commit of USER.md and its audit line (every reject reason in it); a no-op
 // run leaves USER.md byte-identical and makes no commit; a malformed answer changes nothing but the audit file; a
 // fenced answer is read; agents' vault_write stays refused on both files; curation off → no LLM call at all.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { git } from '../helpers/daemon.js';
@@ -182,6 +182,17 @@ t.test('an applied run is one commit of USER.md and its audit line, and a no-op 
   t.match(j, { status: 400, body: { error: { reason: 'not_markdown' } } });
   t.equal(audit(), auditAfterBad);
   t.ok(readFileSync(path.join(s.v.dir, 'USER.md')).equals(userBytes));
+
+  // a person edits USER.md while the model thinks: the run's write is refused, their text stays
+  const theirs = `${userBytes.toString('utf8')}- Edited by hand\n`;
+  s.llm.respond(() => {
+    writeFileSync(path.join(s.v.dir, 'USER.md'), theirs);
+    return { content: JSON.stringify({ ops: [{ op: 'append', heading: 'Work', line: '- Leads hiring' }] }) };
+  });
+  const raced = await s.run('curation', { date: '2026-11-25' });
+  t.match(raced.body, { outcome: 'failed', commit: null, reason: /^write_conflict/ });
+  t.equal(s.note('USER.md'), theirs, 'the person’s edit is kept');
+  t.equal(audit(), auditAfterBad, 'no audit line for a write that did not happen');
 
   const jobs = await s.d.api('GET', '/v1/jobs');
   t.match(
