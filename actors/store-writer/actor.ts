@@ -13,6 +13,7 @@ import { CHUNKER_VERSION } from '../chunker/version.js';
 import { swapIndexFiles } from './swap.js';
 import { pruneEpisodes } from './episodes.js';
 import { markDegraded, storeFault, writeWithRetry, type RetryDeps } from './write-retry.js';
+import { stampRecordedAt } from './recorded-at.js';
 
 const { b, board, log } = boot();
 
@@ -27,6 +28,12 @@ const searchable = new Histogram<'source_type'>({
   help: 'From an episode (or fact) being received to its document being searchable, by source type',
   labelNames: ['source_type'],
   buckets: [0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 5, 15, 60],
+});
+
+const blames = new Counter<'outcome'>({
+  name: 'memvault_fact_blames_total',
+  help: 'Notes whose new fact lines were dated from git blame (stamped), could not be (not_in_git, failed)',
+  labelNames: ['outcome'],
 });
 
 interface State {
@@ -115,6 +122,16 @@ runActor<StoreMsg, Sends<'store'>, State>(
       board.add('storeWrites', 1);
       ctx.reply(counts);
       return;
+    }
+    // recorded_at from git for fact lines new to the index: read before the write's transaction (git answers async)
+    if (msg.type === 'store.upsert' && msg.note.facts?.length) {
+      const stamped = await stampRecordedAt(ctx.state.db, b.config.user_id, b.config.vault, msg.note.path, msg.note.facts).catch(
+        (err: Error) => {
+          log.warn({ event: 'fact_blame_failed', path: msg.note.path, detail: err.message }, 'new facts keep the index time');
+          return 'failed' as const;
+        },
+      );
+      if (stamped !== 'none_new') blames.inc({ outcome: stamped });
     }
     const out = await writeWithRetry(() => applier(ctx.state).apply(msg), retryDeps(ctx));
     board.set('lastIndexedAt', Date.now());
