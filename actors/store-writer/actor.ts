@@ -13,7 +13,7 @@ import { CHUNKER_VERSION } from '../chunker/version.js';
 import { swapIndexFiles } from './swap.js';
 import { pruneEpisodes } from './episodes.js';
 import { markDegraded, storeFault, writeWithRetry, type RetryDeps } from './write-retry.js';
-import { stampRecordedAt } from './recorded-at.js';
+import { GitDating } from './recorded-at.js';
 
 const { b, board, log } = boot();
 
@@ -32,9 +32,11 @@ const searchable = new Histogram<'source_type'>({
 
 const blames = new Counter<'outcome'>({
   name: 'memvault_fact_blames_total',
-  help: 'Notes whose new fact lines were dated from git blame (stamped), could not be (not_in_git, failed)',
+  help: 'Notes whose new fact lines were dated from git: by blame (stamped), by the log of notes added once and never changed (stamped_from_log), or not (not_in_git, failed)',
   labelNames: ['outcome'],
 });
+
+const dating = new GitDating(b.config.vault);
 
 interface State {
   db: Database.Database;
@@ -125,12 +127,11 @@ runActor<StoreMsg, Sends<'store'>, State>(
     }
     // recorded_at from git for fact lines new to the index: read before the write's transaction (git answers async)
     if (msg.type === 'store.upsert' && msg.note.facts?.length) {
-      const stamped = await stampRecordedAt(ctx.state.db, b.config.user_id, b.config.vault, msg.note.path, msg.note.facts).catch(
-        (err: Error) => {
-          log.warn({ event: 'fact_blame_failed', path: msg.note.path, detail: err.message }, 'new facts keep the index time');
-          return 'failed' as const;
-        },
-      );
+      const n = msg.note;
+      const stamped = await dating.stamp(ctx.state.db, b.config.user_id, n.path, n.facts!, n.contentHash).catch((err: Error) => {
+        log.warn({ event: 'fact_blame_failed', path: msg.note.path, detail: err.message }, 'new facts keep the index time');
+        return 'failed' as const;
+      });
       if (stamped !== 'none_new') blames.inc({ outcome: stamped });
     }
     const out = await writeWithRetry(() => applier(ctx.state).apply(msg), retryDeps(ctx));
@@ -166,5 +167,8 @@ runActor<StoreMsg, Sends<'store'>, State>(
         ctx.emit({ type: 'gateway.indexed', path: d.path, contentHash: d.state?.contentHash ?? null });
     }
   },
-  () => openOrWait(),
+  () => {
+    void dating.prefetch(); // the repository's log, read while the first scan runs (recorded-at.ts)
+    return openOrWait();
+  },
 );

@@ -1,7 +1,7 @@
 // recorded_at comes from git history: in a real repository where a fact line was committed long ago (dates faked with
 // GIT_AUTHOR_DATE/GIT_COMMITTER_DATE), and the note renamed since, a fresh index and a reindex both record the author
-// time of the commit that brought the line in; a line not committed yet gets the index time; a restart over unchanged
-// notes asks git nothing.
+// time of the commit that brought the line in (a note added once and never changed: read from the log, no blame); a
+// line not committed yet gets the index time; a restart over unchanged notes asks git nothing.
 import { execFileSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
@@ -42,6 +42,8 @@ t.test('a fact line committed long ago is recorded at its commit’s author time
   const v = makeVault({
     'People/Ada.md': '# Ada\n\nMathematician.\n\n## Facts\n- works_at:: [[Analytical Engine Company]]\n',
     'Projects/Engine.md': '# Engine\n\nNo facts here.\n',
+    // added once and never changed: dated from the repository's log, without a blame
+    'People/Charles.md': '# Charles\n\n- knows:: [[Ada Lovelace]]\n',
   });
   t.teardown(() => v.cleanup());
   gitAt(v.dir, null, 'init', '-q', '-b', 'main');
@@ -67,13 +69,16 @@ t.test('a fact line committed long ago is recorded at its commit’s author time
   t.equal(first.works_at, '2019-03-04T05:06:07.000Z', 'the first commit’s author time');
   t.equal(first.lives_in, '2021-07-08T09:10:11.000Z', 'the second line’s own commit');
   t.ok(Date.parse(first.has_role!) >= t0 - 1000, `an uncommitted line: the index time (${first.has_role})`);
-  t.equal(await blames(d, 'stamped'), 1, 'git asked once: the one note with facts, not the note without');
+  t.equal(first.knows, '2019-03-04T05:06:07.000Z', 'a note added once and never changed: the adding commit’s author time');
+  t.equal(await blames(d, 'stamped'), 1, 'one blame: the note with several commits');
+  t.equal(await blames(d, 'stamped_from_log'), 1, 'the note added once is dated from the log');
 
   const r = await d.api('POST', '/v1/reindex', {});
   t.equal(r.status, 200, JSON.stringify(r.body));
   const again = await timeline(d);
   t.equal(again.works_at, '2019-03-04T05:06:07.000Z', 'a reindex does not reset it');
   t.equal(again.lives_in, '2021-07-08T09:10:11.000Z');
+  t.equal(again.knows, '2019-03-04T05:06:07.000Z');
   t.ok(Date.parse(again.has_role!) >= t0 - 1000 && Date.parse(again.has_role!) <= Date.now());
 
   // a restart over unchanged notes, and an edit that leaves the facts as they are, ask git nothing
@@ -84,6 +89,6 @@ t.test('a fact line committed long ago is recorded at its commit’s author time
   appendFileSync(path.join(v.dir, 'People/Ada Lovelace.md'), '\nShe wrote the first program.\n');
   await indexed;
   t.equal((await d.search('first program', { mode: 'bm25' })).results[0]?.path, 'People/Ada Lovelace.md', 'the edit is indexed');
-  t.equal(await blames(d, 'stamped'), 0, 'no git blame for facts the index already has');
+  t.equal((await blames(d, 'stamped')) + (await blames(d, 'stamped_from_log')), 0, 'git is not asked about facts the index already has');
   t.same(await timeline(d), again, 'and the recorded times stand');
 });
