@@ -145,7 +145,8 @@ export class GitDating {
       '--',
       '*.md',
     ]);
-    this.#log = { at: this.now(), added: r.ok ? parseAddedOnce(r.stdout) : new Map() };
+    // no repository yet (the git writer may be making it, importing the notes): asked again in 10 s, not 5 min
+    this.#log = { at: r.ok ? this.now() : this.now() - LOG_TTL_MS + 10_000, added: r.ok ? parseAddedOnce(r.stdout) : new Map() };
     return this.#log.added;
   }
 
