@@ -11,6 +11,7 @@ import type { MutationResult } from '../../messages/vault-ops.js';
 import { isForgotten, parseDayLog, parseTombstones } from '../memory/fact-log.js';
 import type { MemoryPaths } from '../memory/paths.js';
 import type { Excerpt } from '../scheduler/templates/vars.js';
+import { isSensitive, readFrontmatter } from '../chunker/frontmatter.js';
 import { auditLine, curate, parseOps } from './user-md.js';
 
 export const USER_MD = 'USER.md';
@@ -91,6 +92,9 @@ export async function recentMaterial(vault: string, memory: MemoryPaths, days: s
 export async function runCuration(d: CurationRunDeps): Promise<CurationReport> {
   const bytes = await readText(path.join(d.vault, USER_MD));
   const current = bytes?.toString('utf8') ?? '';
+  // a sensitive note never reaches the model, USER.md included
+  if (isSensitive(readFrontmatter(current.replace(/^\ufeff/, '').split(/\r?\n/))))
+    return skipped('sensitive: USER.md is marked sensitive (or memvault: local-only), so it is never sent to the model');
   const material = await recentMaterial(d.vault, d.memory, d.days, d.maxChars);
   if (material.length === 0)
     return skipped(`no_material: the fact log holds nothing for ${d.days[d.days.length - 1]} … ${d.days[0]}; no LLM call`);

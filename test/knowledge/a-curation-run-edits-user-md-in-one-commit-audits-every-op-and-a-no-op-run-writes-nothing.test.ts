@@ -194,6 +194,13 @@ t.test('an applied run is one commit of USER.md and its audit line, and a no-op 
   t.equal(s.note('USER.md'), theirs, 'the person’s edit is kept');
   t.equal(audit(), auditAfterBad, 'no audit line for a write that did not happen');
 
+  // a USER.md marked sensitive never reaches the model
+  writeFileSync(path.join(s.v.dir, 'USER.md'), `---\nsensitive: true\n---\n${theirs}`);
+  const calls2 = s.llm.chats().length;
+  const secret = await s.run('curation', { date: '2026-11-25' });
+  t.match(secret.body, { outcome: 'skipped', commit: null, reason: /^sensitive: / });
+  t.equal(s.llm.chats().length, calls2, 'no LLM call');
+
   const jobs = await s.d.api('GET', '/v1/jobs');
   t.match(
     jobs.body.jobs.find((j: { name: string }) => j.name === 'curation'),
