@@ -12,9 +12,8 @@ import { isForgotten, parseDayLog, parseTombstones } from '../memory/fact-log.js
 import type { MemoryPaths } from '../memory/paths.js';
 import type { Excerpt } from '../scheduler/templates/vars.js';
 import { isSensitive, readFrontmatter } from '../chunker/frontmatter.js';
+import { USER_MD } from '../git-writer/curation-writes.js';
 import { auditLine, curate, parseOps } from './user-md.js';
-
-export const USER_MD = 'USER.md';
 
 export interface CurationRunDeps {
   vault: string;
