@@ -1,5 +1,6 @@
 // recorded_at comes from git history: in a real repository where a fact line was committed long ago (dates faked with
-// GIT_AUTHOR_DATE/GIT_COMMITTER_DATE), and the note renamed since, a fresh index and a reindex both record the author
+// GIT_AUTHOR_DATE/GIT_COMMITTER_DATE), and the note renamed since, a fresh index and a reindex (through the daemon, and
+// `memvault reindex` with none running) all record the author
 // time of the commit that brought the line in (a note added once and never changed: read from the log, no blame); a
 // line not committed yet gets the index time; a restart over unchanged notes asks git nothing.
 import { execFileSync } from 'node:child_process';
@@ -7,6 +8,7 @@ import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { makeVault, type Running, startDaemon, testConfig } from '../helpers/daemon.js';
+import { memvault } from '../helpers/run-cli.js';
 
 function gitAt(dir: string, when: { author: string; committer: string } | null, ...args: string[]): void {
   execFileSync('git', args, {
@@ -81,8 +83,13 @@ t.test('a fact line committed long ago is recorded at its commit’s author time
   t.equal(again.knows, '2019-03-04T05:06:07.000Z');
   t.ok(Date.parse(again.has_role!) >= t0 - 1000 && Date.parse(again.has_role!) <= Date.now());
 
-  // a restart over unchanged notes, and an edit that leaves the facts as they are, ask git nothing
+  // `memvault reindex` with no daemon running (its own one-shot pipeline) gives the same times
   await d.stop();
+  const cli = await memvault(['reindex', '--vault', v.dir, '--config', path.join(path.dirname(v.dir), 'memvault.yaml')]);
+  t.equal(cli.code, 0, cli.stderr);
+  t.match(cli.stderr, /rebuilt the index \(3 notes/);
+
+  // a restart over unchanged notes, and an edit that leaves the facts as they are, ask git nothing
   d = await startDaemon(cfg);
   await d.daemon.whenCaughtUp();
   const indexed = d.daemon.nextDone('People/Ada Lovelace.md', 'indexed');
@@ -90,5 +97,5 @@ t.test('a fact line committed long ago is recorded at its commit’s author time
   await indexed;
   t.equal((await d.search('first program', { mode: 'bm25' })).results[0]?.path, 'People/Ada Lovelace.md', 'the edit is indexed');
   t.equal((await blames(d, 'stamped')) + (await blames(d, 'stamped_from_log')), 0, 'git is not asked about facts the index already has');
-  t.same(await timeline(d), again, 'and the recorded times stand');
+  t.same(await timeline(d), again, 'and the recorded times stand, after the offline reindex too');
 });
