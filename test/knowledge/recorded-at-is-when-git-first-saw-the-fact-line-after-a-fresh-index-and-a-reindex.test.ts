@@ -1,8 +1,8 @@
-// recorded_at comes from git history: in a real repository where a fact line was committed long ago (dates faked with
-// GIT_AUTHOR_DATE/GIT_COMMITTER_DATE), and the note renamed since, a fresh index and a reindex (through the daemon, and
-// `memvault reindex` with none running) all record the author
-// time of the commit that brought the line in (a note added once and never changed: read from the log, no blame); a
-// line not committed yet gets the index time; a restart over unchanged notes asks git nothing.
+// recorded_at comes from git history: in a real repository where a fact line was committed long ago (dates faked
+// with GIT_AUTHOR_DATE/GIT_COMMITTER_DATE), and the note renamed since, a fresh index and a reindex (through the
+// daemon, and `memvault reindex` with none running) all record the author time of the commit that brought the line in
+// (a note added once and never changed: read from the log, no blame); a line not committed yet gets the index time; a
+// restart over unchanged notes asks git nothing.
 import { execFileSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
