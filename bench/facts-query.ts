@@ -1,13 +1,15 @@
 // Knowledge facts: (1) memory_facts' query (facts about one entity current at an instant) and memory_timeline at
 // 100,000 facts, beside a point lookup of a document by path in the same index (the cheapest query there is);
 // (2) what projecting facts adds to indexing the example vault: chunk + store every note with its facts, against the
-// same without them (and without the fact parse, timed on its own), rounds interleaved in one run.
+// same without them (and without the fact parse, timed on its own), rounds interleaved in one run; and the same with
+// recorded_at dated from git (the example vault as a repository: `git blame` of each note with facts new to the index).
 //
 // Run: npx tsc -p tsconfig.json && node dist/bench/facts-query.js [--facts 100000] [--queries 2000] [--rounds 15]
 // Goals (issue 13): facts query p50 ≤ 5 ms at 100k facts; the projection adds ≤ 10 % to indexing the example vault.
 // The indexing figure leaves out embedding (the bulk of real indexing time), so the ratio is an upper bound.
 // Writes bench/results/facts-query.json.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inlineFacts } from '../actors/chunker/inline-fields.js';
@@ -19,6 +21,7 @@ import { factsAt, timeline } from '../actors/store-writer/facts-reader.js';
 import { IndexReader } from '../actors/store-writer/index-reader.js';
 import { IndexWriter } from '../actors/store-writer/index-writer.js';
 import { openIndex } from '../actors/store-writer/schema.js';
+import { GitDating } from '../actors/store-writer/recorded-at.js';
 import { vaultPath, type FactDraft } from '../messages/common.js';
 import type { TokenCounter } from '../messages/embedding.js';
 import { intArg, machine, median, pct, printTable, REPO, rng, writeResults } from './harness.js';
@@ -158,6 +161,58 @@ function indexVault(dir: string, notes: Array<{ rel: string; bytes: Buffer }>, w
   return ms;
 }
 
+/** As indexVault with facts, each note's new facts first dated from `repo`'s git history (as the store writer does); ms. */
+async function indexVaultDated(
+  dir: string,
+  repo: string,
+  notes: Array<{ rel: string; bytes: Buffer }>,
+  round: number,
+): Promise<{ ms: number; logMs: number }> {
+  const file = path.join(dir, `vault-${round}-dated.sqlite`);
+  const db = openIndex(file, { readonly: false });
+  const w = new IndexWriter(db, { model: null, chunkerVersion: 'bench', now: Date.now });
+  // as a store writer starting: the log is read at start, beside the watcher's first scan (timed on its own)
+  const dating = new GitDating(repo);
+  const l0 = process.hrtime.bigint();
+  await dating.prefetch();
+  const logMs = Number(process.hrtime.bigint() - l0) / 1e6;
+  const t0 = process.hrtime.bigint();
+  for (const { rel, bytes } of notes) {
+    const r = parseNote(vaultPath(rel), bytes, tokens, opts);
+    if (!r.ok) continue;
+    const n = r.note;
+    if (n.facts.length) await dating.stamp(db, 'default', rel, n.facts, n.contentHash);
+    w.upsertDocument({
+      sourceType: 'vault',
+      sourceId: rel,
+      title: n.title,
+      contentHash: n.contentHash,
+      mtimeMs: 1,
+      size: bytes.length,
+      metadata: { frontmatter: n.frontmatter, links: n.links },
+      tags: n.tags,
+      sensitive: n.sensitive,
+      chunks: n.chunks.map((c) => ({ ...c, vector: null })),
+      facts: n.facts,
+    });
+  }
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  db.close();
+  return { ms, logMs };
+}
+
+/** The example vault as a git repository with one commit (the dated series blames it). */
+function exampleRepo(dir: string): string {
+  const repo = path.join(dir, 'repo');
+  cpSync(path.join(REPO, 'examples', 'vault'), repo, { recursive: true });
+  const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+  const g = (...args: string[]) => execFileSync('git', args, { cwd: repo, env, stdio: 'ignore' });
+  g('init', '-q');
+  g('add', '-A');
+  g('-c', 'user.name=bench', '-c', 'user.email=bench@example.org', 'commit', '-q', '-m', 'example vault');
+  return repo;
+}
+
 /** The fact parse alone over every note (it runs inside parseNote either way). */
 function factParse(notes: Array<{ rel: string; bytes: Buffer }>): { ms: number; facts: number } {
   const prepared = notes.map(({ bytes }) => {
@@ -177,22 +232,29 @@ try {
   const [buildMs, file] = time(() => bigIndex(dir));
   const q = queryBench(file);
   const notes = exampleNotes();
+  const repo = exampleRepo(dir);
+  const dated: number[] = [];
+  const logRead: number[] = [];
   const withF: number[] = [];
   const without: number[] = [];
   const parse: number[] = [];
   let parsed = 0;
   for (let i = 0; i < ROUNDS + 2; i++) {
+    const c = await indexVaultDated(dir, repo, notes, i);
     const a = indexVault(dir, notes, true, i);
     const b = indexVault(dir, notes, false, i);
     const p = factParse(notes);
     parsed = p.facts;
     if (i < 2) continue; // warm-up
     withF.push(a);
+    dated.push(c.ms);
+    logRead.push(c.logMs);
     without.push(b);
     parse.push(p.ms);
   }
   const base = median(without) - median(parse);
   const added = (median(withF) - base) / base;
+  const addedDated = (median(dated) - base) / base;
   console.log(`facts-query on ${machine().cpu} (${machine().cpus} cpus, load ${machine().loadavg1m.toFixed(1)})\n`);
   printTable(
     ['query', `p50 ms`, 'p99 ms'],
@@ -210,6 +272,9 @@ try {
       ['without facts, fact parse included', median(without).toFixed(2)],
       ['the fact parse alone', median(parse).toFixed(3)],
       ['projection adds', `${(added * 100).toFixed(1)} %`],
+      ['with facts dated from git (a repository of one commit)', median(dated).toFixed(2)],
+      ['projection + git dating adds', `${(addedDated * 100).toFixed(1)} %`],
+      ['the git log read once at start, beside the first scan', median(logRead).toFixed(2)],
     ],
   );
   const out = writeResults('facts-query', {
@@ -224,6 +289,9 @@ try {
       without_facts_ms: median(without),
       fact_parse_ms: median(parse),
       added_fraction: added,
+      dated_ms: median(dated),
+      added_fraction_dated: addedDated,
+      git_log_read_ms: median(logRead),
     },
   });
   console.log(`\nwrote ${out}`);

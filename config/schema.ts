@@ -6,6 +6,7 @@ import { calendarSchema, schedulerSchema, skillsSchema, templatesSchema } from '
 import { webdavSchema } from './schema-webdav.js';
 import { agentsSchema, auditSchema } from './schema-agents.js';
 import { dreamSchema } from './schema-dream.js';
+import { curationSchema } from './schema-curation.js';
 
 const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:7411');
 
@@ -272,6 +273,7 @@ export const configSchema = z
     audit: auditSchema.default({}),
     dream: dreamSchema.default({}), // schema-dream.ts
     knowledge: knowledgeSchema.default({}), // schema-knowledge.ts
+    curation: curationSchema.default({}), // schema-curation.ts
     log: z
       .object({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') })
       .strict()

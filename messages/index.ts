@@ -56,6 +56,7 @@ export interface Replies {
   'git.dream_journal': MutationResult;
   'git.undo_run': UndoRunResult;
   'git.dream_memory_md': MutationResult;
+  'git.curation': MutationResult;
 }
 export type RequestType = keyof Replies;
 

@@ -16,6 +16,8 @@ export type GitMsg =
   | { type: 'git.undo_run'; run: string; by: string }
   /** Request (the dream): MEMORY.md at the vault root rewritten whole and committed; a MutationResult. */
   | { type: 'git.dream_memory_md'; content: string; caller: Caller }
+  /** Request (the curation run): USER.md rewritten (unless null; refused as a conflict when it no longer has `expectedHash`) and one line appended to USER.md.audit.jsonl (unless null), in one commit; a MutationResult. */
+  | { type: 'git.curation'; userMd: string | null; expectedHash?: string; auditLine: string | null; caller: Caller }
   /** Request (WebDAV): a person's file change already on disk (written atomically by the gateway), committed now as `author`; a PersonCommitResult. With `before`, sent ahead of the gateway's write: only a person's
    * pending edit of those paths is committed (as the person, so the WebDAV write cannot bury it). */
   | { type: 'git.commit_person'; paths: string[]; author: { name: string; email: string }; before?: true };

@@ -208,6 +208,7 @@ export const ACTORS = {
       'git.dream_journal': 'the dream’s watermark line in Memory/log.md',
       'git.dream_memory_md': 'MEMORY.md regenerated after a dream run',
       'git.remember': 'the nightly extraction’s memories: one fact-log line each, committed',
+      'git.curation': 'USER.md and its audit line from a curation run, in one commit',
     },
   },
 } as const satisfies Record<string, ActorSpec>;

@@ -27,6 +27,7 @@ import { planForget, planRemember, rememberProblem } from './memory-writes.js';
 import type { CommitOp } from './git-message.js';
 import type { RememberResult } from '../../messages/vault-ops.js';
 import { MEMORY_MD, planJournal, undoRun } from './dream-writes.js';
+import { isCurationFile, planCuration } from './curation-writes.js';
 
 const { b, board, log } = boot();
 let notify: (m: MainMsg & Sends<'git'>) => void = () => {};
@@ -125,13 +126,13 @@ const committing = new Map<string, Promise<unknown>>();
  * two appends never read the same text), its commit then queued in the repository without holding the section, so
  * writes that arrive meanwhile change their files and are committed in the same batch (GitRepo), each its own commit.
  */
-async function mutate(s: Ready, plan: () => Promise<VaultOp>, caller: Caller, as?: As): Promise<MutationResult> {
+async function mutate(s: Ready, plan: () => Promise<VaultOp | VaultOp[]>, caller: Caller, as?: As): Promise<MutationResult> {
   const staged = await serial(() => stage(s, plan, caller, as));
   if (staged.kind === 'done') return staged.result;
   try {
     return await finish(staged);
   } finally {
-    await journal.clear(staged.intent);
+    for (const i of staged.intents) await journal.clear(i);
   }
 }
 
@@ -151,7 +152,7 @@ async function mutateNote(s: Ready, op: VaultOp, caller: Caller): Promise<Mutati
     try {
       return await finish(staged);
     } finally {
-      await journal.clear(staged.intent);
+      for (const i of staged.intents) await journal.clear(i);
     }
   } finally {
     release();
@@ -164,43 +165,66 @@ type Staged =
   | {
       kind: 'committing';
       op: VaultOp;
-      intent: Intent;
+      intents: Intent[];
       applied: { paths: string[]; mtimeMs: number | null; contentHash: string | null };
+      /** A later op of a several-file write failed: what was applied before it is committed, then this is the answer. */
+      failed?: MutationResult;
       commit: Promise<Awaited<ReturnType<GitRepo['commit']>>>;
       started: number;
       fileDone: number;
     };
 
-async function stage(s: Ready, plan: () => Promise<VaultOp>, caller: Caller, as?: As): Promise<Staged> {
-  const op = await plan();
+/** Applies `plan`'s op (or ops, committed together as one commit: the curation run's USER.md and audit line). */
+async function stage(s: Ready, plan: () => Promise<VaultOp | VaultOp[]>, caller: Caller, as?: As): Promise<Staged> {
+  const planned = await plan();
+  const ops = Array.isArray(planned) ? planned : [planned];
+  const op = ops[0];
+  if (op === undefined) throw new Error('a write plan with no op');
   // the note's earlier commit reads the work tree: it must be made before this write changes the file
-  await Promise.all(opPaths(op).map((p) => committing.get(p.normalize('NFC'))));
+  await Promise.all(ops.flatMap(opPaths).map((p) => committing.get(p.normalize('NFC'))));
   // durable before any file changes: a crash before the commit is then recorded at the next start as this agent's
-  const intent0 = await intentFor(cfg.vault, op, caller);
-  await journalRecord(intent0);
+  const intents: Intent[] = [];
+  for (const o of ops) {
+    const i = await intentFor(cfg.vault, o, caller);
+    await journalRecord(i);
+    intents.push(i);
+  }
   const started = performance.now();
-  let intent = intent0;
   try {
     await ensureRepo(s);
     if (journal.owed.length) await payOwed(s); // earlier writes git refused are recorded first, in order
     // a person's uncommitted edit of the same note is committed first, as theirs: neither text is lost
-    await people.commitFirst(opPaths(op));
-    // the frontmatter merge changed the bytes: the journal knows the hash the note will have before the file changes
-    const beforeWrite = async (h: string): Promise<void> => {
-      if (intent.hashes.includes(h)) return;
-      intent = { ...intent, hashes: [...intent.hashes, h] };
-      await journalRecord(intent, intent0);
-    };
-    const applied = await s.writer.apply(op, { ...caller, ...(as ? { privileged: true } : {}), beforeWrite });
+    await people.commitFirst(ops.flatMap(opPaths));
+    const paths: string[] = [];
+    let first: { mtimeMs: number | null; contentHash: string | null } | null = null;
+    let failed: MutationResult | undefined;
+    let appliedN = 0;
+    for (const [k, o] of ops.entries()) {
+      // the frontmatter merge changed the bytes: the journal knows the hash the note will have before the file changes
+      const beforeWrite = async (h: string): Promise<void> => {
+        const i0 = intents[k]!;
+        if (i0.hashes.includes(h)) return;
+        intents[k] = { ...i0, hashes: [...i0.hashes, h] };
+        await journalRecord(intents[k]!, i0);
+      };
+      const applied = await s.writer.apply(o, { ...caller, ...(as ? { privileged: true } : {}), beforeWrite });
+      if (!applied.ok) {
+        failed = applied;
+        break;
+      }
+      paths.push(...applied.paths);
+      first ??= applied;
+      appliedN++;
+    }
     const fileDone = performance.now();
     phases.observe({ phase: 'file' }, (fileDone - started) / 1000);
-    if (!applied.ok) {
-      await journal.clear(intent);
-      return { kind: 'done', result: applied };
+    if (first === null) {
+      for (const i of intents) await journal.clear(i);
+      return { kind: 'done', result: failed! };
     }
     const meta: CommitMeta = {
       op: as?.commitOp ?? op.op,
-      paths: applied.paths,
+      paths,
       agent: caller.agent,
       reason: caller.reason,
       skill: caller.skill,
@@ -208,23 +232,25 @@ async function stage(s: Ready, plan: () => Promise<VaultOp>, caller: Caller, as?
       batch: caller.batch,
     };
     // a commit git refuses is owed (journaled) before the note stops counting as committing: never a person's edit
-    const commit = s.repo.commit(applied.paths, meta).then(async (c) => {
+    const commit = s.repo.commit(paths, meta).then(async (c) => {
       if (!c.ok && c.reason !== 'nothing_to_commit') {
-        await journal.owe({ ...intent, paths: applied.paths });
+        const done = intents.slice(0, appliedN);
+        for (const i of done) await journal.owe(done.length === 1 ? { ...i, paths } : i);
         armOwed(s);
-      } else await own.record(applied.paths); // before the note stops counting as committing: its echo is ours
+      } else await own.record(paths); // before the note stops counting as committing: its echo is ours
       return c;
     });
     const settled = commit.catch(() => {});
-    for (const p of applied.paths) {
+    for (const p of paths) {
       committing.set(p, settled);
       void settled.then(() => {
         if (committing.get(p) === settled) committing.delete(p);
       });
     }
-    return { kind: 'committing', op, intent, applied, commit, started, fileDone };
+    const applied = { paths, mtimeMs: first.mtimeMs, contentHash: first.contentHash };
+    return { kind: 'committing', op, intents, applied, commit, started, fileDone, ...(failed ? { failed } : {}) };
   } catch (err) {
-    await journal.clear(intent);
+    for (const i of intents) await journal.clear(i);
     throw err;
   }
 }
@@ -249,6 +275,7 @@ async function finish(st: Extract<Staged, { kind: 'committing' }>): Promise<Muta
   if (c.ok) {
     committed('agent', c.sha, applied.paths);
   }
+  if (st.failed) return st.failed;
   return {
     ok: true,
     op: op.op,
@@ -355,6 +382,17 @@ runActor<GitMsg, Sends<'git'>, State>(
             ? fail('unavailable', s.reason)
             : await mutate(s, async () => op, caller, { commitOp: 'write', privileged: true });
         writes.inc({ op: 'dream_memory_md', outcome: result.ok ? 'ok' : result.reason });
+        if (result.ok) touched(ctx, result.paths);
+        ctx.reply(result);
+        return;
+      }
+      case 'git.curation': {
+        const caller = { ...msg.caller, mayReadSensitive: false };
+        const result: MutationResult =
+          s.kind === 'off'
+            ? fail('unavailable', s.reason)
+            : await mutate(s, () => planCuration(cfg.vault, msg), caller, { commitOp: 'write', privileged: true });
+        writes.inc({ op: 'curation', outcome: result.ok ? 'ok' : result.reason });
         if (result.ok) touched(ctx, result.paths);
         ctx.reply(result);
         return;
@@ -482,7 +520,12 @@ runActor<GitMsg, Sends<'git'>, State>(
       );
       return { kind: 'off', reason: `${repo.reason}: ${repo.message}` };
     }
-    const writer = new VaultWriter({ root: cfg.vault, allowlist: w.allowlist, maxBytes: w.max_bytes, reserved: memory.isReserved });
+    const writer = new VaultWriter({
+      root: cfg.vault,
+      allowlist: w.allowlist,
+      maxBytes: w.max_bytes,
+      reserved: (rel) => memory.isReserved(rel) || isCurationFile(rel),
+    });
     // a write cut short by a crash left its temp file (the note kept its old bytes): litter git would call untracked
     const stale = await removeStaleTemps(cfg.vault, ['.git', STATE_DIR]);
     if (stale.length) log.warn({ event: 'vault_stale_temps_removed', paths: stale }, 'removed temp files of writes a crash cut short');

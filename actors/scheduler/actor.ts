@@ -28,6 +28,7 @@ import type { SkillEnv } from './skills/skill.js';
 import { FileStateStore } from './state-file.js';
 import { SkillWriter } from './writer.js';
 import { DreamService } from '../dream/service.js';
+import { CURATION_AGENT } from '../git-writer/curation-writes.js';
 
 const { b, board, log } = boot();
 const cfg = b.config;
@@ -162,6 +163,11 @@ runActor<SchedulerMsg, Sends<'scheduler'>, State, Asks<'scheduler'>>(
       ask: { llm, templates, today: () => ({ today: localDate(Date.now(), tz), tz }) },
       log: (event, fields) => log.info({ ...fields, event }, event),
       remember: (fact, caller) => init.request({ type: 'git.remember', fact, caller }, WRITE_TIMEOUT_MS),
+      writeUserMd: (m) =>
+        init.request(
+          { type: 'git.curation', ...m, caller: { agent: CURATION_AGENT, reason: 'USER.md curation', skill: 'curation' } },
+          WRITE_TIMEOUT_MS,
+        ),
     };
     core = new SchedulerCore({
       clock: wallClock,

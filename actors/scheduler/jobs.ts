@@ -9,28 +9,38 @@ import { personProfile } from './skills/person-profile.js';
 import type { Skill } from './skills/skill.js';
 import { sleep } from './skills/sleep.js';
 import { weeklyReview } from './skills/weekly-review.js';
+import type { OwnJob } from './skills/skill.js';
+import { curationJob } from './skills/curation.js';
 
 export const SKILLS: readonly Skill[] = [meetingNote, dailyReflection, commitmentLog, weeklyReview, personProfile, sleep];
 
-export function skillNamed(name: string): Skill | undefined {
-  return SKILLS.find((s) => s.name === name);
+/** Jobs configured in their own section (not under `skills:`). */
+export const OWN_JOBS: readonly OwnJob[] = [curationJob];
+
+export function skillNamed(name: string): Skill | OwnJob | undefined {
+  return SKILLS.find((s) => s.name === name) ?? OWN_JOBS.find((j) => j.name === name);
 }
 
 export function coreJobs(cfg: Config, tz: string): CoreJob[] {
-  return SKILLS.map((s) => {
+  const skills: CoreJob[] = SKILLS.map((s) => {
     const sc = cfg.skills[s.name];
     const enabled = sc.enabled ?? cfg.llm !== undefined;
     const schedule: CoreJob['schedule'] =
       'cron' in sc ? { kind: 'cron', expr: sc.cron, tz } : { kind: 'interval', everyMs: cfg.skills.meeting_note.poll_interval_s * 1000 };
     return { name: s.name, enabled, schedule };
   });
+  const own = OWN_JOBS.map((j): CoreJob => {
+    const s = j.settings(cfg);
+    return { name: j.name, enabled: s.enabled, schedule: { kind: 'cron', expr: s.cron, tz } };
+  });
+  return [...skills, ...own];
 }
 
 /**
  * Why `skill` cannot run now: the LLM idles (`llmIdle`), or its own settings are missing; null when it can. A run
  * someone asked for (`manual`) tries an endpoint that was marked down: its answer is the freshest check there is.
  */
-export function idleReason(cfg: Config, skill: Skill, llmIdle: string | null, manual = false): string | null {
+export function idleReason(cfg: Config, skill: Pick<Skill, 'llm' | 'unready'>, llmIdle: string | null, manual = false): string | null {
   if (skill.llm && llmIdle && !(manual && cfg.llm)) return llmIdle;
   return skill.unready?.(cfg) ?? null;
 }

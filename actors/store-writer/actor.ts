@@ -13,6 +13,7 @@ import { CHUNKER_VERSION } from '../chunker/version.js';
 import { swapIndexFiles } from './swap.js';
 import { pruneEpisodes } from './episodes.js';
 import { markDegraded, storeFault, writeWithRetry, type RetryDeps } from './write-retry.js';
+import { GitDating } from './recorded-at.js';
 
 const { b, board, log } = boot();
 
@@ -28,6 +29,14 @@ const searchable = new Histogram<'source_type'>({
   labelNames: ['source_type'],
   buckets: [0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 5, 15, 60],
 });
+
+const blames = new Counter<'outcome'>({
+  name: 'memvault_fact_blames_total',
+  help: 'Notes whose new fact lines were dated from git: by blame (stamped), by the log of notes added once and never changed (stamped_from_log), or not (not_in_git, failed)',
+  labelNames: ['outcome'],
+});
+
+const dating = new GitDating(b.config.vault);
 
 interface State {
   db: Database.Database;
@@ -116,6 +125,15 @@ runActor<StoreMsg, Sends<'store'>, State>(
       ctx.reply(counts);
       return;
     }
+    // recorded_at from git for fact lines new to the index: read before the write's transaction (git answers async)
+    if (msg.type === 'store.upsert' && msg.note.facts?.length) {
+      const n = msg.note;
+      const stamped = await dating.stamp(ctx.state.db, b.config.user_id, n.path, n.facts!, n.contentHash).catch((err: Error) => {
+        log.warn({ event: 'fact_blame_failed', path: msg.note.path, detail: err.message }, 'new facts keep the index time');
+        return 'failed' as const;
+      });
+      if (stamped !== 'none_new') blames.inc({ outcome: stamped });
+    }
     const out = await writeWithRetry(() => applier(ctx.state).apply(msg), retryDeps(ctx));
     board.set('lastIndexedAt', Date.now());
     board.add('storeWrites', 1);
@@ -149,5 +167,8 @@ runActor<StoreMsg, Sends<'store'>, State>(
         ctx.emit({ type: 'gateway.indexed', path: d.path, contentHash: d.state?.contentHash ?? null });
     }
   },
-  () => openOrWait(),
+  () => {
+    void dating.prefetch(); // the repository's log, read while the first scan runs (recorded-at.ts)
+    return openOrWait();
+  },
 );

@@ -159,7 +159,7 @@ export function checkVaultPath(
     if (opts.privileged) return { ok: true, rel, segments };
     return fail(
       'reserved',
-      `'${rel}' is part of the fact log, which only memory_remember and memory_forget write (append-only); remember a new fact instead of editing one, or forget it`,
+      `'${rel}' is reserved: only memory_remember and memory_forget write the fact log (append-only; remember a new fact instead of editing one, or forget it), and only memvault's own jobs write Memory/log.md, MEMORY.md, USER.md and USER.md.audit.jsonl`,
     );
   }
   if (opts.privileged) return fail('reserved', `'${rel}' is not a fact log path; the memory tools write only there`);

@@ -3,7 +3,7 @@
 import type { Config } from '../../../config/load.js';
 import type { SkillName } from '../../../config/schema-skills.js';
 import type { NoteOutcome } from '../../../messages/to-scheduler.js';
-import type { Caller, FactInput, RememberResult } from '../../../messages/vault-ops.js';
+import type { Caller, FactInput, MutationResult, RememberResult } from '../../../messages/vault-ops.js';
 import type { AskDeps } from '../ask.js';
 import type { Context } from '../context.js';
 import type { RunReport, RunRequest } from '../core.js';
@@ -21,6 +21,8 @@ export interface SkillEnv {
   log(event: string, fields: Record<string, unknown>): void;
   /** One line appended to today's fact log (memory_remember's path: the git writer, a commit). */
   remember(fact: FactInput, caller: Caller): Promise<RememberResult>;
+  /** The git writer's `git.curation` (USER.md and its audit line in one commit): the curation job's only write. */
+  writeUserMd(msg: { userMd: string | null; expectedHash?: string; auditLine: string | null }): Promise<MutationResult>;
 }
 
 export interface Skill {
@@ -30,6 +32,13 @@ export interface Skill {
   /** Why it cannot run with these settings (no calendar …), or null. */
   unready?(cfg: Config): string | null;
   run(env: SkillEnv, req: RunRequest): Promise<RunReport>;
+}
+
+/** A job with its own config section rather than one under `skills:` (USER.md curation: `curation:`). */
+export interface OwnJob extends Omit<Skill, 'name'> {
+  name: string;
+  /** Whether the clock runs it, and its cron (in scheduler.tz). */
+  settings(cfg: Config): { enabled: boolean; cron: string };
 }
 
 export function autonomyOf(cfg: Config, skill: SkillName): Autonomy {

@@ -123,6 +123,8 @@ export interface LlmVars {
     topics: string[];
     sentinel: string;
   };
+  /** USER.md curation (actors/knowledge/curation-run.ts): the file as it is, and the fact log's last days. */
+  curation: { user_md: string; days: number; material: Excerpt[] };
 }
 
 export type VaultTemplate = keyof VaultVars;
@@ -143,6 +145,7 @@ export const LLM_TEMPLATES = [
   'weekly_review',
   'person_profile',
   'sleep',
+  'curation',
 ] as const;
 
 /** The frontmatter `type` each note template must emit. */
@@ -264,5 +267,10 @@ export const LLM_SAMPLES: LlmVars = {
     known_facts: ['Maya Chen | works_at | [[Ledgerline]]'],
     topics: ['work', 'tech', 'personal', 'finance', 'admin', 'learning', 'meta'],
     sentinel: 'NO_NEW_MEMORIES',
+  },
+  curation: {
+    user_md: '# About me\n\n## Preferences\n- Short answers.\n',
+    days: 3,
+    material: [ex('Memory/Log/2026-11-19.md', '2026-11-19', '- Prefers meetings after 11:00 [category:: personal]')],
   },
 };
