@@ -25,6 +25,7 @@ import { ToolGateway } from './tools/gateway.js';
 import { toolLimits } from './tools/deps.js';
 import { toolMetrics } from './tools/metrics.js';
 import { llmStatus } from './llm-status.js';
+import { askSupervision } from './supervision-status.js';
 import { requestBackend } from './episodes-http.js';
 import { RecallLog } from './recall-log.js';
 import { FACT_KEY } from './tools/memory-tools.js';
@@ -122,6 +123,7 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
       metrics: toolMetrics(),
       version: VERSION,
     });
+    const supervision = () => askSupervision(() => init.request({ type: 'main.supervision' }, METRICS_TIMEOUT_MS));
     const server = createHttpServer({
       token,
       gate,
@@ -134,6 +136,7 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
       reindex: () => init.request({ type: 'main.reindex' }, null),
       metricsText: () => init.request({ type: 'main.metrics' }, METRICS_TIMEOUT_MS),
       llm: () => llmStatus(cfg, board),
+      supervision,
       // the scheduler runs with writes on (supervisors/actors.ts); a run waits for its LLM call and its commit
       ...(cfg.writes.enabled
         ? {
@@ -175,9 +178,14 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
         version: VERSION,
         state: () => view.state(),
         files: () => view.reader.fileStatuses(),
-        metricsText: () => init.request({ type: 'main.metrics' }, METRICS_TIMEOUT_MS),
+        supervision,
         llm: () => llmStatus(cfg, board),
-        ...(cfg.writes.enabled ? { jobs: () => init.request({ type: 'scheduler.jobs' }, JOBS_TIMEOUT_MS) } : {}),
+        ...(cfg.writes.enabled
+          ? {
+              jobs: () => init.request({ type: 'scheduler.jobs' }, JOBS_TIMEOUT_MS),
+              dream: () => init.request({ type: 'scheduler.dream_status' }, JOBS_TIMEOUT_MS),
+            }
+          : {}),
         search: (query: string) => search({ query, k: 10 }, { agent: 'status-page', transport: 'http' }),
       },
       episodes: {
