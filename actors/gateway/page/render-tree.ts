@@ -16,9 +16,10 @@ const stateCls = (s: string) => (s === 'running' ? 'ok' : s === 'restarting' ? '
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 function item(n: SupervisionNode, level: number): string {
-  const health = `<span class="state ${stateCls(n.state)}">${esc(n.state)}</span> · <span class="restarts">${n.restarts}</span> restart${n.restarts === 1 ? '' : 's'}`;
+  // each figure with its word is one unit (.stat does not wrap), so a phone breaks lines between them
+  const health = `<span class="stat state ${stateCls(n.state)}">${esc(n.state)}</span> · <span class="stat"><span class="restarts">${n.restarts}</span> restart${n.restarts === 1 ? '' : 's'}</span>`;
   if (n.kind === 'actor')
-    return `<li data-actor="${esc(n.id)}" data-level="${level}"><span class="name">${esc(n.id)}</span> <span class="muted">actor</span> — ${health} · mailbox <span class="mailbox">${n.mailbox}</span></li>`;
+    return `<li data-actor="${esc(n.id)}" data-level="${level}"><span class="name">${esc(n.id)}</span> <span class="muted">actor</span> — ${health} · <span class="stat">mailbox <span class="mailbox">${n.mailbox}</span></span></li>`;
   const head = `<span class="name">${esc(n.id)}</span> <span class="muted">supervisor</span> — ${level > 1 ? `${health} · ` : ''}<code class="strategy">${esc(n.strategy)}</code>
 <span class="muted rule">${esc(STRATEGY[n.strategy])}; more than ${plural(n.intensity, 'restart')} in ${seconds(n.period_ms)} and it gives up${level > 1 ? ', restarted by its parent' : ''}</span>`;
   const kids = n.children.map((c) => item(c, level + 1)).join('');
@@ -47,13 +48,13 @@ export function dreamSection(d: DreamStatus | DreamUnavailable | null): string {
     return `<section id="dream" aria-labelledby="h-dream">${head}<p class="warn" id="dream-unavailable">${esc(d.reason)} — ${esc(d.message)}</p></section>`;
   const days = d.pending_days;
   const shown = days.slice(0, 7).map(esc).join(', ') + (days.length > 7 ? ` and ${days.length - 7} more` : '');
-  const next = d.next_eligible ? esc(d.next_eligible.replace('T', ' ').slice(0, 16)) : '—';
+  const next = d.next_eligible ? esc(d.next_eligible.replace('T', ' ').slice(0, 16)) : 'not scheduled';
   const failing = Object.entries(d.failures);
   return `<section id="dream" aria-labelledby="h-dream">${head}<dl>
 <dt>Watermark</dt><dd id="dream-watermark">${d.watermark ? esc(d.watermark) : 'none yet'}</dd>
 <dt>Now</dt><dd id="dream-running">${d.running ? `running <code>${esc(d.run_id)}</code>` : 'not running'}${d.sprint ? ' · catching up' : ''}</dd>
 <dt>Days pending</dt><dd id="dream-pending">${days.length}${days.length ? ` — ${shown}` : ''}</dd>
-<dt>Next eligible</dt><dd id="dream-next">${next}${d.next_reason ? ` — <span class="reason">${esc(d.next_reason)}</span>` : ''}</dd>
+<dt>Next eligible</dt><dd id="dream-next">${next}${d.next_reason ? ` · waiting: <span class="reason">${esc(d.next_reason)}</span>` : ''}</dd>
 <dt>Last run</dt><dd id="dream-last">${lastRun(d.last_run)}</dd>
 ${failing.length ? `<dt>Failing batches</dt><dd id="dream-failures">${failing.map(([b, n]) => `${esc(b)} (${plural(n, 'failure')})`).join(', ')}</dd>` : ''}</dl></section>`;
 }

@@ -21,7 +21,7 @@ button{font:inherit;padding:.5rem 1rem;border-radius:.375rem;border:1px solid va
 ol.results{padding-left:1.25rem}ol.results li{margin:.75rem 0}.snippet{margin:.25rem 0 0;white-space:pre-wrap}
 :focus-visible{outline:3px solid var(--link);outline-offset:2px}
 ul.tree,ul.tree ul{list-style:none;margin:0;padding:0}ul.tree ul{margin:.25rem 0 .25rem .4rem;padding-left:1rem;border-left:2px solid var(--line)}
-ul.tree li{margin:.3rem 0}ul.tree .name{font-weight:600}ul.tree .rule{display:block;font-size:.9rem}
+ul.tree li{margin:.3rem 0}ul.tree .stat{white-space:nowrap}ul.tree .name{font-weight:600}ul.tree .rule{display:block;font-size:.9rem}
 `;
 
 function page(title: string, body: string): string {

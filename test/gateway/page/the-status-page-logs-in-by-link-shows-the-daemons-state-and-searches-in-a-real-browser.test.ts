@@ -60,7 +60,7 @@ function expected(n: SupervisionNode, parent: string | null = null, level = 1): 
 const shownTree = (p: Page): Promise<Shown[]> =>
   p.$$eval('#supervision li', (lis) =>
     lis.map((li) => {
-      const field = (c: string) => li.querySelector(`:scope > .${c}`)?.textContent ?? null;
+      const field = (c: string) => li.querySelector(`:scope > .${c}, :scope > .stat > .${c}`)?.textContent ?? null;
       return {
         id: li.getAttribute('data-actor') ?? li.getAttribute('data-supervisor'),
         kind: li.hasAttribute('data-actor') ? ('actor' as const) : ('supervisor' as const),
@@ -168,7 +168,12 @@ t.test('the status page, logged in through a link, in a real browser', { skip },
     t.equal(await page.$eval('#dream-pending', (e) => e.textContent), '1 — 2026-11-21', 'the days pending');
     t.equal(await page.$eval('#dream-running', (e) => e.textContent), dream.running ? `running ${dream.run_id}` : 'not running');
     t.equal(await page.$eval('#dream-last', (e) => e.textContent), dream.last_run === null ? 'none yet' : dream.last_run.outcome);
-    if (dream.next_reason) t.match(await page.$eval('#dream-next', (e) => e.textContent), dream.next_reason, 'why it waits');
+    const next = dream.next_eligible ? dream.next_eligible.replace('T', ' ').slice(0, 16) : 'not scheduled';
+    t.equal(
+      await page.$eval('#dream-next', (e) => e.textContent),
+      `${next}${dream.next_reason ? ` · waiting: ${dream.next_reason}` : ''}`,
+      'when the gate lets a run through, and why it waits',
+    );
 
     const log = git(s.v.dir, 'log', '-n50', '--format=%H').trim().split('\n');
     const shas = await texts(page, '#commits tbody td:first-child');
@@ -215,7 +220,9 @@ t.test('the status page, logged in through a link, in a real browser', { skip },
     if (process.env['MEMVAULT_SCREENSHOTS'] === '1') {
       await page.goto(`${url}/?q=${encodeURIComponent('herons counted at dawn')}`);
       await page.screenshot({ path: path.join(REPO, 'docs/status-page-desktop.png'), fullPage: true });
+      // at phone width, the supervision tree (the search results are on the desktop one)
       await page.setViewport({ width: 390, height: 844, isMobile: true, deviceScaleFactor: 2 });
+      await page.goto(`${url}/#supervision`);
       await page.screenshot({ path: path.join(REPO, 'docs/status-page-phone.png'), fullPage: false });
     }
   });
