@@ -164,7 +164,17 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
             dav: {
               vault: cfg.vault,
               auth: new DavAuth(cfg.webdav.users),
-              writer: davWriter(cfg, (m) => init.request(m, WRITE_TIMEOUT_MS)),
+              writer: davWriter(
+                cfg,
+                (m) => init.request(m, WRITE_TIMEOUT_MS),
+                (problem, file, why) =>
+                  log.error(
+                    { event: `webdav_state_${problem}`, file, why },
+                    problem === 'damaged'
+                      ? 'WebDAV locks or properties unreadable: starting without them'
+                      : 'WebDAV state not saved: kept in memory only',
+                  ),
+              ),
               onAuthFailed: (remote: string | undefined) => {
                 metrics.authFailures.inc();
                 log.event('auth_failed', { path: '/dav', remote });
