@@ -14,7 +14,7 @@ export interface SupervisorNode {
   /** Its own state and restarts under its parent (the root has no parent: running, 0). */
   state: SupervisedState;
   restarts: number;
-  /** In start order; empty while this supervisor is restarting. */
+  /** In start order (while this supervisor is restarting: from its spec, each child in its state). */
   children: SupervisionNode[];
 }
 

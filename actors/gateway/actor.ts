@@ -46,6 +46,8 @@ interface State {
 const WARM_AFTER_MS = 1_000;
 /** Merging every thread's metrics answers in milliseconds; a scrape should not hang on a wedged thread. */
 const METRICS_TIMEOUT_MS = 5_000;
+/** main answers from memory at once; /v1/status should not wait long on a main thread that is busy. */
+const SUPERVISION_TIMEOUT_MS = 2_000;
 /** Listing jobs is instant; a run makes LLM calls (each up to llm.timeout_s, with retries) and commits. */
 const JOBS_TIMEOUT_MS = 10_000;
 const RUN_TIMEOUT_MS = 30 * 60_000;
@@ -123,7 +125,7 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
       metrics: toolMetrics(),
       version: VERSION,
     });
-    const supervision = () => askSupervision(() => init.request({ type: 'main.supervision' }, METRICS_TIMEOUT_MS));
+    const supervision = () => askSupervision(() => init.request({ type: 'main.supervision' }, SUPERVISION_TIMEOUT_MS));
     const server = createHttpServer({
       token,
       gate,

@@ -1,10 +1,12 @@
 // Main-thread side of an actor: a durable mailbox with acked, at-least-once delivery to whichever worker incarnation is live.
-// The handle's contract is in actor-handle.ts, one worker thread in incarnation.ts, the stall timer in stall-watchdog.ts.
+// The handle's contract is in actor-handle.ts, one worker thread in incarnation.ts, the stall timer in stall-watchdog.ts,
+// the full/drained/idle signals in backpressure.ts.
 import { assertNever, toWireError, type WireError } from '../../messages/common.js';
 import type { ActorEvent, ActorFault, HostToWorker, WorkerMetrics, WorkerToHost } from '../../messages/actor.js';
 import { systemClock, type Clock, type TimerHandle } from '../clock.js';
 import type { Backoff, Child, ChildExit, ChildSpec, RestartPolicy } from '../spec.js';
 import type { ActorHandle, SpawnActorOpts } from './actor-handle.js';
+import { Backpressure } from './backpressure.js';
 import { ActorRequestError, requestFailure } from './errors.js';
 import { Incarnation } from './incarnation.js';
 import { Mailbox, settle, type Envelope, type PendingRequest } from './mailbox.js';
@@ -26,9 +28,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
   #live: Incarnation | undefined;
   /** A prewarmed worker: modules loaded, waiting for attach to run its init. */
   #warm: Incarnation | undefined;
-  #refused = false; // a send was refused since the mailbox was last below its limit
-  #idleWaiters: Array<() => void> = [];
-  #drainWaiters: Array<() => void> = [];
+  #pressure: Backpressure;
   #metricsSeq = 0;
   #watchdog: StallWatchdog;
 
@@ -46,11 +46,17 @@ class ActorHost<In, Out> implements ActorHandle<In> {
     this.#emit = opts.events ?? (() => {});
     this.#watchdog = new StallWatchdog(this.#clock, () => this.#onStallTimer());
     this.#mailbox = new Mailbox<In>(window, maxMailbox, maxAttempts);
+    this.#pressure = new Backpressure(
+      this.id,
+      () => this.#mailbox.depth(),
+      () => this.#mailbox.full(),
+      (e) => this.#emit(e),
+    );
   }
 
   send(msg: In): boolean {
     if (!this.#mailbox.push(msg)) {
-      this.#refuse();
+      this.#pressure.refused();
       return false;
     }
     this.#pump();
@@ -74,7 +80,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
       };
       const env = this.#mailbox.push(msg, pending);
       if (!env) {
-        this.#refuse();
+        this.#pressure.refused();
         reject(new ActorRequestError('mailbox_full', `actor ${this.id}: mailbox full (${this.depth()} messages)`));
         return;
       }
@@ -84,7 +90,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
           if (pending.settled) return;
           pending.settled = true;
           // Not yet posted: take it back. Already with the worker: let it finish, ignore its reply.
-          if (this.#mailbox.withdraw(env)) this.#afterRemove();
+          if (this.#mailbox.withdraw(env)) this.#pressure.removed();
           reject(new ActorRequestError('timeout', `actor ${this.id}: no reply within ${timeoutMs} ms`));
         }, timeoutMs);
       this.#pump();
@@ -96,13 +102,11 @@ class ActorHost<In, Out> implements ActorHandle<In> {
   }
 
   onIdle(): Promise<void> {
-    if (this.depth() === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+    return this.#pressure.onIdle();
   }
 
   onDrain(): Promise<void> {
-    if (!this.#mailbox.full()) return Promise.resolve();
-    return new Promise((resolve) => this.#drainWaiters.push(resolve));
+    return this.#pressure.onDrain();
   }
 
   childSpec(opts: { restart?: RestartPolicy; shutdownMs: number; backoff?: Backoff }): ChildSpec {
@@ -221,7 +225,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
         if (!env) return;
         this.#mailbox.touchInflight(this.#clock.now()); // the stall clock counts from the worker's last sign of life
         settle(env.request, { error: new ActorRequestError('no_reply', `actor ${this.id}: handler finished without ctx.reply`) });
-        this.#afterRemove();
+        this.#pressure.removed();
         this.#pump();
         this.#armWatchdog();
         return;
@@ -290,7 +294,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
   #dropPoison(env: Envelope<In>, error: WireError): void {
     this.#emit({ type: 'actor.poison', actor: this.id, seq: env.seq, attempts: env.crashes, msg: env.msg, error });
     settle(env.request, { error: new ActorRequestError('poison', `actor ${this.id}: message crashed the worker ${env.crashes} times`) });
-    this.#afterRemove();
+    this.#pressure.removed();
   }
 
   /** Posts queued messages to the live worker while the in-flight window has room. */
@@ -314,32 +318,9 @@ class ActorHost<In, Out> implements ActorHandle<In> {
         const error = toWireError(err, 'undeliverable');
         this.#emit({ type: 'actor.undeliverable', actor: this.id, seq: env.seq, error });
         settle(env.request, { error: new ActorRequestError('undeliverable', `actor ${this.id}: ${error.message}`) });
-        this.#afterRemove();
+        this.#pressure.removed();
       }
     }
     this.#armWatchdog();
-  }
-
-  #refuse(): void {
-    this.#refused = true;
-    this.#emit({ type: 'actor.mailbox_full', actor: this.id, depth: this.depth() });
-  }
-
-  /** A message left the mailbox: wake drain and idle waiters. */
-  #afterRemove(): void {
-    if (!this.#mailbox.full()) {
-      if (this.#refused) {
-        this.#refused = false;
-        this.#emit({ type: 'actor.drained', actor: this.id, depth: this.depth() });
-      }
-      const drain = this.#drainWaiters;
-      this.#drainWaiters = [];
-      for (const w of drain) w();
-    }
-    if (this.depth() === 0) {
-      const idle = this.#idleWaiters;
-      this.#idleWaiters = [];
-      for (const w of idle) w();
-    }
   }
 }
