@@ -21,6 +21,7 @@ import { buildNextIndex } from './reindex.js';
 import { Router, type MainNotice, type MainRequest } from './router.js';
 import { VaultWatch } from './vault-watch.js';
 import { operatorMetrics } from './operator-metrics.js';
+import { supervisionTree } from './supervision.js';
 import { memoryPaths } from '../actors/memory/paths.js';
 
 export interface DaemonOptions {
@@ -188,12 +189,14 @@ export class Daemon {
     }
   }
 
-  #answer(msg: MainRequest): Promise<MetricsText | ReindexResult> {
+  #answer(msg: MainRequest): Promise<MetricsText | ReindexResult | ReturnType<typeof supervisionTree>> {
     switch (msg.type) {
       case 'main.metrics':
         return this.metricsText();
       case 'main.reindex':
         return this.#reindex();
+      case 'main.supervision':
+        return Promise.resolve(supervisionTree(this.root, this.handles));
       default:
         return assertNever(msg);
     }

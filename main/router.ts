@@ -6,7 +6,7 @@ import { ActorRequestError } from '../supervisors/runtime/errors.js';
 import type { ActorHandle } from '../supervisors/runtime/host.js';
 import type { EventLogger } from '../supervisors/runtime/log.js';
 
-export type MainRequest = Extract<MainMsg, { type: 'main.metrics' | 'main.reindex' }>;
+export type MainRequest = Extract<MainMsg, { type: 'main.metrics' | 'main.reindex' | 'main.supervision' }>;
 export type MainNotice = Exclude<MainMsg, MainRequest>;
 export type Sender = RoutedActor | 'main';
 

@@ -13,6 +13,7 @@ export type { MemoryMsg, AppendResult, CloseResult, ForgetEpisodeResult, PruneRe
 export type * from './episodes.js';
 export type * from './vault-ops.js';
 export type * from './to-scheduler.js';
+export type * from './supervision.js';
 
 import type { WatcherMsg } from './to-watcher.js';
 import type { ChunkerMsg } from './to-chunker.js';
@@ -27,6 +28,7 @@ import type { PersonCommitResult } from './to-git.js';
 import type { MemoryMsg, AppendResult, CloseResult, ForgetEpisodeResult, PruneResult } from './to-memory.js';
 import type { PruneCounts } from './episodes.js';
 import type { DreamStatus, DreamUnavailable, TickResult, UndoRunResult } from './dream.js';
+import type { SupervisionUnavailable, SupervisorNode } from './supervision.js';
 
 export type AnyMsg = WatcherMsg | ChunkerMsg | EmbedderMsg | StoreMsg | GatewayMsg | MainMsg | GitMsg | SchedulerMsg | MemoryMsg;
 export type ActorName = 'watcher' | 'chunker' | 'embedder' | 'store' | 'gateway' | 'main' | 'git' | 'scheduler' | 'memory';
@@ -40,6 +42,7 @@ export interface Replies {
   'git.undo': MutationResult;
   'main.metrics': MetricsText;
   'main.reindex': ReindexResult;
+  'main.supervision': SupervisorNode | SupervisionUnavailable;
   'store.swap_index': { swapped: true };
   'scheduler.run': JobRunResult | RunRefusal;
   'scheduler.jobs': JobsList;

@@ -4,6 +4,8 @@ export type MainMsg =
   | { type: 'main.metrics' }
   /** Request: rebuild the index into a new file and swap it in (answered with ReindexResult). */
   | { type: 'main.reindex' }
+  /** Request: the running supervision tree with each actor's state, restarts and mailbox (messages/supervision.ts). */
+  | { type: 'main.supervision' }
   /** The watcher's pending count changed to or from zero, or its reconcile finished. */
   | { type: 'main.watcher_state'; pending: number; reconciled: boolean }
   /** The git writer recorded a commit (agent, undo or a person's edit): for observers (tests, chaos runs). */

@@ -56,6 +56,7 @@ export const ACTORS = {
       'git.undo': 'vault_undo_last',
       'main.metrics': 'GET /metrics: every thread’s registry, merged',
       'main.reindex': 'POST /v1/reindex',
+      'main.supervision': 'GET /v1/status and the status page: the running supervision tree',
       'scheduler.run': 'POST /v1/jobs/<job>/run, memvault run',
       'scheduler.jobs': 'GET /v1/jobs',
       'memory.append': 'POST /v1/episodes: journaled (fsync) before the answer',

@@ -38,6 +38,8 @@ export interface ChildSpec {
   /** How long `stop` gives the child to finish before it is terminated. */
   shutdownMs: number;
   backoff?: Backoff;
+  /** The child is this supervisor (nestedSupervisor): its shape is described even while it is not running. */
+  nested?: SupervisorSpec;
 }
 
 /** What a starting child learns from its supervisor; a nested supervisor inherits clock, random and events from it. */

@@ -23,13 +23,37 @@ export interface ChildInfo {
   restarts: number;
 }
 
+/** A running tree as data (the status page's supervision tree): each supervisor's settings and its children in order. */
+export interface SupervisorInfo {
+  id: string;
+  strategy: SupervisorSpec['strategy'];
+  intensity: number;
+  periodMs: number;
+  /** A child that is itself a supervisor carries its own description while it runs. */
+  children: Array<ChildInfo & { supervisor?: SupervisorInfo }>;
+}
+
 export interface Supervisor extends Child {
   readonly id: string;
   children(): ChildInfo[];
+  /** This supervisor and, recursively, the nested supervisors now running under it. */
+  describe(): SupervisorInfo;
   /** Resolves when the child is running (at once if it is); rejects if the supervisor exits first. */
   whenChildRunning(id: string): Promise<void>;
   /** Resolves when nothing is in progress: no start, stop or pending restart; every child running or stopped. */
   whenStable(): Promise<void>;
+}
+
+const settings = ({ id, strategy, intensity, periodMs }: SupervisorSpec) => ({ id, strategy, intensity, periodMs });
+
+/** A nested supervisor that is not running (restarting, stopped): its shape from its spec, every child in its state. */
+function describeSpec(spec: SupervisorSpec, state: ChildState): SupervisorInfo {
+  const children = spec.children.map((c) => {
+    const info: ChildInfo & { supervisor?: SupervisorInfo } = { id: c.id, state, restarts: 0 };
+    if (c.nested) info.supervisor = describeSpec(c.nested, state);
+    return info;
+  });
+  return { ...settings(spec), children };
 }
 
 /** Starts the children in order, each awaited before the next; rejects (after stopping those started) if one fails to start. */
@@ -150,6 +174,17 @@ class RunningSupervisor implements Supervisor {
 
   children(): ChildInfo[] {
     return this.#slots.map((s) => ({ id: s.spec.id, state: s.state, restarts: s.restarts }));
+  }
+
+  describe(): SupervisorInfo {
+    const children = this.#slots.map((s) => {
+      const info: ChildInfo & { supervisor?: SupervisorInfo } = { id: s.spec.id, state: s.state, restarts: s.restarts };
+      const child = s.live?.child;
+      if (child instanceof RunningSupervisor) info.supervisor = child.describe();
+      else if (s.spec.nested) info.supervisor = describeSpec(s.spec.nested, s.state);
+      return info;
+    });
+    return { ...settings(this.#spec), children };
   }
 
   async stop(reason: string): Promise<void> {

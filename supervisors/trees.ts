@@ -33,7 +33,7 @@ export function rootTree(cfg: Config, handles: ActorHandles): SupervisorSpec {
     periodMs: s.period_ms,
     children: rootOrder().flatMap((child) =>
       child === 'ingest'
-        ? [{ id: 'ingest', start: nestedSupervisor(ingest), restart: 'permanent' as const, shutdownMs: 30_000, backoff }]
+        ? [{ id: 'ingest', start: nestedSupervisor(ingest), nested: ingest, restart: 'permanent' as const, shutdownMs: 30_000, backoff }]
         : actor(child),
     ),
   };

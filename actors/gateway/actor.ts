@@ -25,6 +25,7 @@ import { ToolGateway } from './tools/gateway.js';
 import { toolLimits } from './tools/deps.js';
 import { toolMetrics } from './tools/metrics.js';
 import { llmStatus } from './llm-status.js';
+import { askSupervision } from './supervision-status.js';
 import { requestBackend } from './episodes-http.js';
 import { RecallLog } from './recall-log.js';
 import { FACT_KEY } from './tools/memory-tools.js';
@@ -45,6 +46,8 @@ interface State {
 const WARM_AFTER_MS = 1_000;
 /** Merging every thread's metrics answers in milliseconds; a scrape should not hang on a wedged thread. */
 const METRICS_TIMEOUT_MS = 5_000;
+/** main answers from memory at once; /v1/status should not wait long on a main thread that is busy. */
+const SUPERVISION_TIMEOUT_MS = 2_000;
 /** Listing jobs is instant; a run makes LLM calls (each up to llm.timeout_s, with retries) and commits. */
 const JOBS_TIMEOUT_MS = 10_000;
 const RUN_TIMEOUT_MS = 30 * 60_000;
@@ -122,6 +125,7 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
       metrics: toolMetrics(),
       version: VERSION,
     });
+    const supervision = () => askSupervision(() => init.request({ type: 'main.supervision' }, SUPERVISION_TIMEOUT_MS));
     const server = createHttpServer({
       token,
       gate,
@@ -134,6 +138,7 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
       reindex: () => init.request({ type: 'main.reindex' }, null),
       metricsText: () => init.request({ type: 'main.metrics' }, METRICS_TIMEOUT_MS),
       llm: () => llmStatus(cfg, board),
+      supervision,
       // the scheduler runs with writes on (supervisors/actors.ts); a run waits for its LLM call and its commit
       ...(cfg.writes.enabled
         ? {
@@ -161,7 +166,17 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
             dav: {
               vault: cfg.vault,
               auth: new DavAuth(cfg.webdav.users),
-              writer: davWriter(cfg, (m) => init.request(m, WRITE_TIMEOUT_MS)),
+              writer: davWriter(
+                cfg,
+                (m) => init.request(m, WRITE_TIMEOUT_MS),
+                (problem, file, why) =>
+                  log.error(
+                    { event: `webdav_state_${problem}`, file, why },
+                    problem === 'damaged'
+                      ? 'WebDAV locks or properties unreadable: starting without them'
+                      : 'WebDAV state not saved: kept in memory only',
+                  ),
+              ),
               onAuthFailed: (remote: string | undefined) => {
                 metrics.authFailures.inc();
                 log.event('auth_failed', { path: '/dav', remote });
@@ -175,9 +190,14 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
         version: VERSION,
         state: () => view.state(),
         files: () => view.reader.fileStatuses(),
-        metricsText: () => init.request({ type: 'main.metrics' }, METRICS_TIMEOUT_MS),
+        supervision,
         llm: () => llmStatus(cfg, board),
-        ...(cfg.writes.enabled ? { jobs: () => init.request({ type: 'scheduler.jobs' }, JOBS_TIMEOUT_MS) } : {}),
+        ...(cfg.writes.enabled
+          ? {
+              jobs: () => init.request({ type: 'scheduler.jobs' }, JOBS_TIMEOUT_MS),
+              dream: () => init.request({ type: 'scheduler.dream_status' }, JOBS_TIMEOUT_MS),
+            }
+          : {}),
         search: (query: string) => search({ query, k: 10 }, { agent: 'status-page', transport: 'http' }),
       },
       episodes: {

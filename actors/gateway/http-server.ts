@@ -6,6 +6,7 @@ import { describeIssues, searchBody } from './api-schema.js';
 import { readJsonBody, sendJson } from './http-body.js';
 import type { IndexView } from './index-view.js';
 import type { LlmStatus } from './llm-status.js';
+import type { SupervisionStatus } from './supervision-status.js';
 import { type JobsBackend, routeJobs } from './jobs-routes.js';
 import { type DreamBackend, routeDream } from './dream-routes.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -36,6 +37,8 @@ export interface HttpDeps {
   tools?: ToolGateway;
   /** Whether the LLM-driven jobs can run (llm-status.ts): `llm` in /v1/status. */
   llm?: () => LlmStatus;
+  /** The running supervision tree (supervision-status.ts): `supervision` in /v1/status. */
+  supervision?: () => Promise<SupervisionStatus>;
   /** The scheduler's jobs at /v1/jobs (jobs-routes.ts); absent when it does not run. */
   jobs?: JobsBackend;
   /** The dream at /v1/dream and /v1/consolidate (dream-routes.ts); absent when the scheduler does not run. */
@@ -117,7 +120,13 @@ export function createHttpServer(d: HttpDeps): Server {
       const episodes = d.episodes ? routeEpisodes({ ...d.episodes, view: d.view, metrics: d.metrics }, req, res, p, principal) : null;
       if (episodes) return episodes;
       if (p === '/v1/status' && req.method === 'GET') {
-        send(res, 200, { index: d.view.state(), version: d.version, ...(d.llm ? { llm: d.llm() } : {}) });
+        const supervision = d.supervision ? await d.supervision() : undefined;
+        send(res, 200, {
+          index: d.view.state(),
+          version: d.version,
+          ...(d.llm ? { llm: d.llm() } : {}),
+          ...(supervision ? { supervision } : {}),
+        });
         return 200;
       }
       if (p === '/v1/reconcile' && req.method === 'POST' && d.reconcile) {

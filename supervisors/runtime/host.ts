@@ -1,92 +1,18 @@
 // Main-thread side of an actor: a durable mailbox with acked, at-least-once delivery to whichever worker incarnation is live.
-import { Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
+// The handle's contract is in actor-handle.ts, one worker thread in incarnation.ts, the stall timer in stall-watchdog.ts,
+// the full/drained/idle signals in backpressure.ts.
 import { assertNever, toWireError, type WireError } from '../../messages/common.js';
 import type { ActorEvent, ActorFault, HostToWorker, WorkerMetrics, WorkerToHost } from '../../messages/actor.js';
 import { systemClock, type Clock, type TimerHandle } from '../clock.js';
 import type { Backoff, Child, ChildExit, ChildSpec, RestartPolicy } from '../spec.js';
+import type { ActorHandle, SpawnActorOpts } from './actor-handle.js';
+import { Backpressure } from './backpressure.js';
 import { ActorRequestError, requestFailure } from './errors.js';
-import { Mailbox, type Envelope, type PendingRequest } from './mailbox.js';
+import { Incarnation } from './incarnation.js';
+import { Mailbox, settle, type Envelope, type PendingRequest } from './mailbox.js';
+import { StallWatchdog } from './stall-watchdog.js';
 
-export interface SpawnActorOpts<Out> {
-  id: string;
-  /** The compiled worker module, e.g. `new URL('./worker.js', import.meta.url)`; it calls `runActor`. */
-  file: URL;
-  workerData?: unknown;
-  /** `send` refuses messages once queued + in flight reaches this. Default 10 000. */
-  maxMailbox?: number;
-  /** Messages posted to the worker and not yet acked, at most. Default 8. */
-  window?: number;
-  /** A message is dropped as poison after crashing the worker this many times. Default 3. */
-  maxAttempts?: number;
-  /** Messages the worker emits; the caller routes them. */
-  onMessage: (msg: Out, from: string) => void;
-  /** Requests the worker makes (`ctx.request`); the caller routes them and the answer goes back to that worker. */
-  onRequest?: (msg: Out, from: string, timeoutMs: number | null) => Promise<unknown>;
-  events?: (e: ActorEvent) => void;
-  resourceLimits?: ResourceLimits;
-  /** For request timeouts, the shutdown deadline and the stall watchdog; tests pass a ManualClock. */
-  clock?: Clock;
-  /**
-   * Stall watchdog, off when undefined: when the worker holds unacked messages and has shown no life for this long
-   * (no ack, no `ctx.progress()` since the oldest was posted or since its last ack),
-   * the worker is terminated as crashed (error kind `stalled`), so its supervisor restarts it and the message is
-   * redelivered (and dropped as poison after maxAttempts stalls).
-   */
-  stallMs?: number;
-  /**
-   * A fresh MessagePort for each worker incarnation, handed to it as `workerData.port` (workerData must then be an
-   * object), e.g. main's embedding pools; `close` runs when that incarnation exits.
-   */
-  channel?: () => { port: MessagePort; close: () => void };
-}
-
-export interface ActorHandle<In> {
-  readonly id: string;
-  /**
-   * Enqueues `msg`; it survives worker restarts and is delivered at least once. False when the mailbox is full:
-   * the message was NOT taken; wait for `onDrain()` and send again.
-   */
-  send(msg: In): boolean;
-  /**
-   * Sends through the mailbox, in order; the handler answers with `ctx.reply`. Rejects with ActorRequestError.
-   * `timeoutMs` null waits as long as it takes (the message survives restarts like any other).
-   */
-  request<R>(msg: In, timeoutMs: number | null): Promise<R>;
-  /** Queued plus in flight (posted, not yet acked). */
-  depth(): number;
-  /** Resolves when every message has been acked (at once if none is pending). */
-  onIdle(): Promise<void>;
-  /** Resolves when `send` would accept a message again. */
-  onDrain(): Promise<void>;
-  /**
-   * Starts a worker thread now that loads its modules and then waits: the next `attach` uses it and pays only the
-   * actor's init. The daemon prewarms every actor at once, so threads load in parallel while the supervisors still
-   * start (init) them one after another, in their order. No-op while an incarnation is live or warm.
-   */
-  prewarm(): void;
-  /** Ends a prewarmed worker that was never attached (a start that failed part-way, a stop). */
-  discardWarm(): Promise<void>;
-  /** Starts a new worker incarnation on this mailbox (the prewarmed one, if any); resolves when its init finished. Use as a ChildSpec's start. */
-  attach(opts: { shutdownMs: number }): Promise<Child>;
-  /** A ChildSpec that restarts this actor's worker on the same mailbox. */
-  childSpec(opts: { restart?: RestartPolicy; shutdownMs: number; backoff?: Backoff }): ChildSpec;
-  /**
-   * The live worker's prom-client registry as JSON, asked out of band (not through the mailbox). A worker is one
-   * thread: it answers between messages, or while a handler awaits; a handler that blocks the thread delays it.
-   */
-  metrics(timeoutMs: number): Promise<WorkerMetrics>;
-  /**
-   * Fault injection (tests, chaos runs): terminates the live worker abruptly, as a crash would; the supervisor
-   * restarts it and unacked messages are redelivered. Resolves once the worker is gone.
-   */
-  crash(reason: string): Promise<void>;
-  /**
-   * Fault injection from inside the worker, posted out of band: `throw` makes the next handled message throw,
-   * `exit` exits the thread with code 3, `hang` blocks the thread for good. Throws ActorRequestError
-   * `not_running` when no ready worker is live.
-   */
-  fault(kind: ActorFault): void;
-}
+export type { ActorHandle, SpawnActorOpts } from './actor-handle.js';
 
 /** Creates the handle; no worker runs until `attach` (normally called by the supervisor through `childSpec`). */
 export function spawnActor<In, Out>(opts: SpawnActorOpts<Out>): ActorHandle<In> {
@@ -102,11 +28,9 @@ class ActorHost<In, Out> implements ActorHandle<In> {
   #live: Incarnation | undefined;
   /** A prewarmed worker: modules loaded, waiting for attach to run its init. */
   #warm: Incarnation | undefined;
-  #refused = false; // a send was refused since the mailbox was last below its limit
-  #idleWaiters: Array<() => void> = [];
-  #drainWaiters: Array<() => void> = [];
+  #pressure: Backpressure;
   #metricsSeq = 0;
-  #watchdog: { timer: TimerHandle; due: number } | undefined;
+  #watchdog: StallWatchdog;
 
   constructor(opts: SpawnActorOpts<Out>) {
     const window = opts.window ?? 8;
@@ -120,12 +44,19 @@ class ActorHost<In, Out> implements ActorHandle<In> {
     this.#opts = opts;
     this.#clock = opts.clock ?? systemClock;
     this.#emit = opts.events ?? (() => {});
+    this.#watchdog = new StallWatchdog(this.#clock, () => this.#onStallTimer());
     this.#mailbox = new Mailbox<In>(window, maxMailbox, maxAttempts);
+    this.#pressure = new Backpressure(
+      this.id,
+      () => this.#mailbox.depth(),
+      () => this.#mailbox.full(),
+      (e) => this.#emit(e),
+    );
   }
 
   send(msg: In): boolean {
     if (!this.#mailbox.push(msg)) {
-      this.#refuse();
+      this.#pressure.refused();
       return false;
     }
     this.#pump();
@@ -149,7 +80,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
       };
       const env = this.#mailbox.push(msg, pending);
       if (!env) {
-        this.#refuse();
+        this.#pressure.refused();
         reject(new ActorRequestError('mailbox_full', `actor ${this.id}: mailbox full (${this.depth()} messages)`));
         return;
       }
@@ -159,7 +90,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
           if (pending.settled) return;
           pending.settled = true;
           // Not yet posted: take it back. Already with the worker: let it finish, ignore its reply.
-          if (this.#mailbox.withdraw(env)) this.#afterRemove();
+          if (this.#mailbox.withdraw(env)) this.#pressure.removed();
           reject(new ActorRequestError('timeout', `actor ${this.id}: no reply within ${timeoutMs} ms`));
         }, timeoutMs);
       this.#pump();
@@ -171,13 +102,11 @@ class ActorHost<In, Out> implements ActorHandle<In> {
   }
 
   onIdle(): Promise<void> {
-    if (this.depth() === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+    return this.#pressure.onIdle();
   }
 
   onDrain(): Promise<void> {
-    if (!this.#mailbox.full()) return Promise.resolve();
-    return new Promise((resolve) => this.#drainWaiters.push(resolve));
+    return this.#pressure.onDrain();
   }
 
   childSpec(opts: { restart?: RestartPolicy; shutdownMs: number; backoff?: Backoff }): ChildSpec {
@@ -238,24 +167,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
     if (!inc?.isReady) {
       return Promise.reject(new ActorRequestError('not_running', `actor ${this.id}: no live worker to report metrics`));
     }
-    const id = ++this.#metricsSeq;
-    return new Promise<WorkerMetrics>((resolve, reject) => {
-      const timer = this.#clock.setTimeout(() => {
-        inc.metricsWaiters.delete(id);
-        reject(new ActorRequestError('timeout', `actor ${this.id}: no metrics within ${timeoutMs} ms`));
-      }, timeoutMs);
-      inc.metricsWaiters.set(id, {
-        resolve: (m) => {
-          this.#clock.clearTimeout(timer);
-          resolve(m);
-        },
-        reject: (e) => {
-          this.#clock.clearTimeout(timer);
-          reject(e);
-        },
-      });
-      inc.post({ type: 'actor.metrics', id });
-    });
+    return inc.askMetrics(this.id, ++this.#metricsSeq, timeoutMs);
   }
 
   async crash(reason: string): Promise<void> {
@@ -271,39 +183,33 @@ class ActorHost<In, Out> implements ActorHandle<In> {
     inc.post({ type: 'actor.fault', fault: kind });
   }
 
-  /** Keeps one timer at the moment the oldest in-flight message would count as stalled; none when nothing is in flight. */
+  /** Keeps the watchdog due when the oldest in-flight message would count as stalled; off when nothing is in flight. */
   #armWatchdog(): void {
     const stallMs = this.#opts.stallMs;
     if (stallMs === undefined) return;
     const oldest = this.#live?.isReady ? this.#mailbox.oldestActiveSince() : undefined;
-    const due = oldest === undefined ? undefined : oldest + stallMs;
-    if (this.#watchdog && this.#watchdog.due === due) return;
-    if (this.#watchdog) this.#clock.clearTimeout(this.#watchdog.timer);
-    this.#watchdog = undefined;
-    if (due === undefined) return;
-    const timer = this.#clock.setTimeout(
-      () => {
-        this.#watchdog = undefined;
-        const inc = this.#live;
-        const since = this.#mailbox.oldestActiveSince();
-        if (inc && since !== undefined && this.#clock.now() - since >= stallMs && !inc.error) {
-          const ms = Math.round(this.#clock.now() - since);
-          inc.error = { kind: 'stalled', message: `actor ${this.id}: no ack for ${ms} ms (stallMs ${stallMs}); worker terminated` };
-          this.#emit({
-            type: 'actor.log',
-            actor: this.id,
-            level: 'error',
-            msg: 'actor stalled: terminating the worker',
-            fields: { event: 'actor_stalled', stall_ms: stallMs, waited_ms: ms },
-          });
-          void inc.worker.terminate();
-          return;
-        }
-        this.#armWatchdog();
-      },
-      Math.max(0, due - this.#clock.now()),
-    );
-    this.#watchdog = { timer, due };
+    this.#watchdog.set(oldest === undefined ? undefined : oldest + stallMs);
+  }
+
+  /** The watchdog's timer fired: a worker silent for stallMs with a message in flight is terminated as crashed. */
+  #onStallTimer(): void {
+    const stallMs = this.#opts.stallMs!;
+    const inc = this.#live;
+    const since = this.#mailbox.oldestActiveSince();
+    if (inc && since !== undefined && this.#clock.now() - since >= stallMs && !inc.error) {
+      const ms = Math.round(this.#clock.now() - since);
+      inc.error = { kind: 'stalled', message: `actor ${this.id}: no ack for ${ms} ms (stallMs ${stallMs}); worker terminated` };
+      this.#emit({
+        type: 'actor.log',
+        actor: this.id,
+        level: 'error',
+        msg: 'actor stalled: terminating the worker',
+        fields: { event: 'actor_stalled', stall_ms: stallMs, waited_ms: ms },
+      });
+      void inc.worker.terminate();
+      return;
+    }
+    this.#armWatchdog();
   }
 
   #onWorkerMessage(inc: Incarnation, m: WorkerToHost<Out>): void {
@@ -318,12 +224,8 @@ class ActorHost<In, Out> implements ActorHandle<In> {
         const env = this.#mailbox.ack(m.seq);
         if (!env) return;
         this.#mailbox.touchInflight(this.#clock.now()); // the stall clock counts from the worker's last sign of life
-        const req = env.request;
-        if (req && !req.settled) {
-          req.settled = true;
-          req.reject(new ActorRequestError('no_reply', `actor ${this.id}: handler finished without ctx.reply`));
-        }
-        this.#afterRemove();
+        settle(env.request, { error: new ActorRequestError('no_reply', `actor ${this.id}: handler finished without ctx.reply`) });
+        this.#pressure.removed();
         this.#pump();
         this.#armWatchdog();
         return;
@@ -334,11 +236,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
         return;
       }
       case 'actor.reply': {
-        const req = this.#mailbox.inflight(m.seq)?.request;
-        if (req && !req.settled) {
-          req.settled = true;
-          req.resolve(m.value);
-        }
+        settle(this.#mailbox.inflight(m.seq)?.request, { value: m.value });
         return;
       }
       case 'actor.emit':
@@ -356,12 +254,9 @@ class ActorHost<In, Out> implements ActorHandle<In> {
         );
         return;
       }
-      case 'actor.metrics_result': {
-        const w = inc.metricsWaiters.get(m.id);
-        inc.metricsWaiters.delete(m.id);
-        w?.resolve(m.metrics);
+      case 'actor.metrics_result':
+        inc.metricsAnswered(m.id, m.metrics);
         return;
-      }
       case 'actor.log': {
         const e: ActorEvent = { type: 'actor.log', actor: this.id, level: m.level, msg: m.msg };
         if (m.fields) e.fields = m.fields;
@@ -388,10 +283,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
     if (poisoned && exit.kind === 'crash') this.#dropPoison(poisoned, exit.error);
     if (redelivered > 0) this.#emit({ type: 'actor.redelivered', actor: this.id, count: redelivered });
 
-    for (const w of inc.metricsWaiters.values()) {
-      w.reject(new ActorRequestError('not_running', `actor ${this.id}: worker exited before reporting metrics`));
-    }
-    inc.metricsWaiters.clear();
+    inc.refuseMetrics(this.id);
     if (!inc.isReady) {
       const why = exit.kind === 'crash' ? `${exit.error.kind}: ${exit.error.message}` : exit.kind;
       inc.rejectReady(Object.assign(new Error(`actor ${this.id}: worker exited during init (${why})`), { code: 'init_failed' }));
@@ -401,12 +293,8 @@ class ActorHost<In, Out> implements ActorHandle<In> {
 
   #dropPoison(env: Envelope<In>, error: WireError): void {
     this.#emit({ type: 'actor.poison', actor: this.id, seq: env.seq, attempts: env.crashes, msg: env.msg, error });
-    const req = env.request;
-    if (req && !req.settled) {
-      req.settled = true;
-      req.reject(new ActorRequestError('poison', `actor ${this.id}: message crashed the worker ${env.crashes} times`));
-    }
-    this.#afterRemove();
+    settle(env.request, { error: new ActorRequestError('poison', `actor ${this.id}: message crashed the worker ${env.crashes} times`) });
+    this.#pressure.removed();
   }
 
   /** Posts queued messages to the live worker while the in-flight window has room. */
@@ -429,101 +317,10 @@ class ActorHost<In, Out> implements ActorHandle<In> {
         this.#mailbox.discardInflight(env);
         const error = toWireError(err, 'undeliverable');
         this.#emit({ type: 'actor.undeliverable', actor: this.id, seq: env.seq, error });
-        const req = env.request;
-        if (req && !req.settled) {
-          req.settled = true;
-          req.reject(new ActorRequestError('undeliverable', `actor ${this.id}: ${error.message}`));
-        }
-        this.#afterRemove();
+        settle(env.request, { error: new ActorRequestError('undeliverable', `actor ${this.id}: ${error.message}`) });
+        this.#pressure.removed();
       }
     }
     this.#armWatchdog();
-  }
-
-  #refuse(): void {
-    this.#refused = true;
-    this.#emit({ type: 'actor.mailbox_full', actor: this.id, depth: this.depth() });
-  }
-
-  /** A message left the mailbox: wake drain and idle waiters. */
-  #afterRemove(): void {
-    if (!this.#mailbox.full()) {
-      if (this.#refused) {
-        this.#refused = false;
-        this.#emit({ type: 'actor.drained', actor: this.id, depth: this.depth() });
-      }
-      const drain = this.#drainWaiters;
-      this.#drainWaiters = [];
-      for (const w of drain) w();
-    }
-    if (this.depth() === 0) {
-      const idle = this.#idleWaiters;
-      this.#idleWaiters = [];
-      for (const w of idle) w();
-    }
-  }
-}
-
-/** One worker thread running the actor; the supervisor sees it as a Child. */
-class Incarnation implements Child {
-  readonly worker: Worker;
-  readonly exited: Promise<ChildExit>;
-  readonly ready: Promise<Child>;
-  isReady = false;
-  stopping = false;
-  terminated = false;
-  error: WireError | undefined;
-  metricsWaiters = new Map<number, { resolve: (m: WorkerMetrics) => void; reject: (e: Error) => void }>();
-  resolveReady!: () => void;
-  rejectReady!: (err: Error) => void;
-  #finish!: (exit: ChildExit) => void;
-  #done = false;
-
-  /** Set by attach (a prewarmed incarnation is created before its supervisor says how long it may take to stop). */
-  shutdownMs = 0;
-  attached = false;
-  /** The worker exited before it was attached. */
-  parkedExit = false;
-
-  constructor(
-    opts: Pick<SpawnActorOpts<unknown>, 'file' | 'workerData' | 'resourceLimits' | 'channel'>,
-    readonly clock: Clock,
-  ) {
-    const ch = opts.channel?.();
-    this.worker = new Worker(opts.file, {
-      workerData: ch ? { ...(opts.workerData as object), port: ch.port } : opts.workerData,
-      ...(ch ? { transferList: [ch.port] } : {}),
-      ...(opts.resourceLimits ? { resourceLimits: opts.resourceLimits } : {}),
-    });
-    this.exited = new Promise((resolve) => (this.#finish = resolve));
-    if (ch) void this.exited.then(() => ch.close());
-    this.ready = new Promise<Child>((resolve, reject) => {
-      this.resolveReady = () => resolve(this);
-      this.rejectReady = reject;
-    });
-  }
-
-  post(m: HostToWorker): void {
-    this.worker.postMessage(m);
-  }
-
-  finish(exit: ChildExit): void {
-    this.#done = true;
-    this.#finish(exit);
-  }
-
-  async stop(reason: string): Promise<void> {
-    if (this.#done) return;
-    if (!this.stopping) {
-      this.stopping = true;
-      this.post({ type: 'actor.stop', reason });
-      // A handler that never yields cannot see actor.stop; the deadline is what ends it.
-      const timer = this.clock.setTimeout(() => {
-        this.terminated = true;
-        void this.worker.terminate();
-      }, this.shutdownMs);
-      void this.exited.then(() => this.clock.clearTimeout(timer));
-    }
-    await this.exited;
   }
 }

@@ -7,6 +7,14 @@ export interface PendingRequest {
   reject: (err: Error) => void;
 }
 
+/** Settles a request once: a reply or a failure arriving after it was settled (timed out, say) is ignored. */
+export function settle(req: PendingRequest | undefined, outcome: { value: unknown } | { error: Error }): void {
+  if (!req || req.settled) return;
+  req.settled = true;
+  if ('error' in outcome) req.reject(outcome.error);
+  else req.resolve(outcome.value);
+}
+
 export interface Envelope<In> {
   seq: number;
   msg: In;

@@ -1,10 +1,11 @@
 // The status page and the login page as HTML strings: server-rendered, no script at all, escaped field by field.
 // Plain and readable on a phone: one column, system fonts, tables that scroll sideways when they must.
 import type { SearchResponse } from '../index-view.js';
+import { esc } from './escape.js';
+import { dreamSection, supervisionSection } from './render-tree.js';
 import type { CommitRow, StatusData } from './status-data.js';
 
-export const esc = (s: unknown): string =>
-  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export { esc } from './escape.js';
 
 const STYLE = `
 :root{color-scheme:light dark;--fg:#1d2125;--muted:#5c6670;--line:#d8dde2;--bg:#fbfbfa;--ok:#1c7c3c;--warn:#a15c00;--bad:#b3261e;--link:#0b5cad}
@@ -19,6 +20,8 @@ form{display:flex;gap:.5rem;flex-wrap:wrap}input[type=search]{flex:1 1 16rem;fon
 button{font:inherit;padding:.5rem 1rem;border-radius:.375rem;border:1px solid var(--line);background:var(--link);color:#fff;cursor:pointer}
 ol.results{padding-left:1.25rem}ol.results li{margin:.75rem 0}.snippet{margin:.25rem 0 0;white-space:pre-wrap}
 :focus-visible{outline:3px solid var(--link);outline-offset:2px}
+ul.tree,ul.tree ul{list-style:none;margin:0;padding:0}ul.tree ul{margin:.25rem 0 .25rem .4rem;padding-left:1rem;border-left:2px solid var(--line)}
+ul.tree li{margin:.3rem 0}ul.tree .stat{white-space:nowrap}ul.tree .name{font-weight:600}ul.tree .rule{display:block;font-size:.9rem}
 `;
 
 function page(title: string, body: string): string {
@@ -80,12 +83,6 @@ export function statusPage(d: StatusData, q: string, found: SearchResponse | nul
 <dt>Vector search</dt><dd id="idx-vectors" class="${cls(i.vector_search.available)}">${i.vector_search.available ? 'available' : `unavailable — ${esc(i.vector_search.reason)}`}</dd>
 <dt>Episodes pending</dt><dd id="idx-episodes">${i.episodes.pending}</dd><dt>Last indexed</dt><dd>${esc(i.last_indexed_at ?? 'never')}</dd>
 ${d.llm ? `<dt>LLM</dt><dd id="idx-llm">${esc(d.llm.state)}${d.llm.reason ? ` — ${esc(d.llm.reason)}` : ''}</dd>` : ''}</dl></section>`;
-  const actors = `<section id="actors" aria-labelledby="h-actors"><h2 id="h-actors">Actors</h2><div class="scroll"><table><thead><tr><th scope="col">Actor</th><th scope="col">State</th><th scope="col">Restarts</th><th scope="col">Mailbox</th></tr></thead><tbody>${d.actors
-    .map(
-      (a) =>
-        `<tr data-actor="${esc(a.id)}"><th scope="row">${esc(a.id)}</th><td class="${cls(a.state === 'running')}">${esc(a.state)}</td><td>${a.restarts}</td><td>${a.mailbox}</td></tr>`,
-    )
-    .join('')}</tbody></table></div></section>`;
   const bad = d.files.filter((f) => f.state !== 'indexed');
   const files = `<section id="files" aria-labelledby="h-files"><h2 id="h-files">Files not indexed</h2>${
     bad.length
@@ -109,6 +106,6 @@ ${d.llm ? `<dt>LLM</dt><dd id="idx-llm">${esc(d.llm.state)}${d.llm.reason ? ` �
   return page(
     `memvault — ${name}`,
     `<header><h1>memvault</h1><span class="muted">${esc(d.vault)} · version ${esc(d.version)}</span></header>
-${searchSection(q, found, name)}${index}${actors}${commitsSection(d.commits)}${files}${jobs}`,
+${searchSection(q, found, name)}${index}${supervisionSection(d.supervision)}${commitsSection(d.commits)}${files}${jobs}${dreamSection(d.dream)}`,
   );
 }

@@ -8,7 +8,10 @@ import type { IndexState, SearchResponse } from '../index-view.js';
 import type { LlmStatus } from '../llm-status.js';
 import { loginPage, statusPage } from './render.js';
 import { sessionCookie, type Sessions } from './session.js';
-import { actorsFromMetrics, recentCommits } from './status-data.js';
+import { recentCommits } from './status-data.js';
+import { fail } from '../../../messages/common.js';
+import type { DreamStatus, DreamUnavailable } from '../../../messages/dream.js';
+import type { SupervisionStatus } from '../supervision-status.js';
 
 export interface PageDeps {
   sessions: Sessions;
@@ -16,9 +19,10 @@ export interface PageDeps {
   version: string;
   state: () => IndexState;
   files: () => FileStatus[];
-  metricsText: () => Promise<{ text: string }>;
+  supervision: () => Promise<SupervisionStatus>;
   llm?: () => LlmStatus;
   jobs?: () => Promise<JobsList>;
+  dream?: () => Promise<DreamStatus | DreamUnavailable>;
   search: (query: string) => Promise<SearchResponse>;
 }
 
@@ -68,10 +72,13 @@ export function routePage(d: PageDeps, req: IncomingMessage, res: ServerResponse
     }
     if (!d.sessions.valid(req.headers.cookie)) return html(res, 401, loginPage(null));
     const q = (url.searchParams.get('q') ?? '').trim().slice(0, 500);
-    const [metrics, commits, jobs, found] = await Promise.all([
-      d.metricsText().catch(() => ({ text: '' })),
+    const [supervision, commits, jobs, dream, found] = await Promise.all([
+      d.supervision(),
       recentCommits(d.vault, 50),
       d.jobs ? d.jobs().catch(() => null) : Promise.resolve(null),
+      d.dream
+        ? d.dream().catch((err: Error) => fail('unavailable', `the scheduler did not answer: ${err.message}`))
+        : Promise.resolve(null),
       q ? d.search(q) : Promise.resolve(null),
     ]);
     const data = {
@@ -79,10 +86,11 @@ export function routePage(d: PageDeps, req: IncomingMessage, res: ServerResponse
       version: d.version,
       index: d.state(),
       llm: d.llm ? d.llm() : null,
-      actors: actorsFromMetrics(metrics.text),
+      supervision,
       commits,
       files: d.files(),
       jobs,
+      dream,
     };
     return html(res, 200, statusPage(data, q, found));
   }

@@ -1,19 +1,14 @@
-// What the status page shows, gathered per view: the index state, each actor (from the merged metrics: mailbox depth,
-// restarts, and whether its thread answered), the last commits with their undo state, files not indexed, the jobs.
+// What the status page shows, gathered per view: the index state, the supervision tree (each supervisor's strategy,
+// each actor's state, restarts and mailbox depth), the last commits with their undo state, files not indexed, the
+// scheduler's jobs and the dream's watermark.
 import { execFile } from 'node:child_process';
 import { LOG_FORMAT, parseLog, UNDOABLE_OPS } from '../../git-writer/git-message.js';
 import type { FileStatus } from '../../../messages/store.js';
 import type { JobsList } from '../../../messages/to-scheduler.js';
 import type { IndexState } from '../index-view.js';
 import type { LlmStatus } from '../llm-status.js';
-
-export interface ActorRow {
-  id: string;
-  /** `running` when its thread answered the metrics request of this view, else `not answering`. */
-  state: 'running' | 'not answering';
-  restarts: number;
-  mailbox: number;
-}
+import type { DreamStatus, DreamUnavailable } from '../../../messages/dream.js';
+import type { SupervisionStatus } from '../supervision-status.js';
 
 export interface CommitRow {
   sha: string;
@@ -31,28 +26,13 @@ export interface StatusData {
   version: string;
   index: IndexState;
   llm: LlmStatus | null;
-  actors: ActorRow[];
+  /** The running supervision tree (main's answer), or why there is none. */
+  supervision: SupervisionStatus;
   commits: CommitRow[] | { error: string };
   files: FileStatus[];
   jobs: JobsList | null;
-}
-
-/** Actor rows from Prometheus text: the mailbox gauge names every actor main runs. */
-export function actorsFromMetrics(text: string): ActorRow[] {
-  const rows = new Map<string, ActorRow>();
-  for (const m of text.matchAll(/^memvault_mailbox_depth\{actor="([^"]+)"\} (\S+)$/gm))
-    rows.set(m[1]!, { id: m[1]!, state: 'not answering', restarts: 0, mailbox: Number(m[2]) });
-  for (const m of text.matchAll(/^memvault_actor_restarts_total\{([^}]*)\} (\S+)$/gm)) {
-    const id = /actor="([^"]+)"/.exec(m[1]!)?.[1];
-    const row = id ? rows.get(id) : undefined;
-    if (row) row.restarts += Number(m[2]);
-  }
-  // a thread's own heap gauge is there only if its worker answered this scrape
-  for (const m of text.matchAll(/^nodejs_heap_size_used_bytes\{thread="([^"]+)"\} /gm)) {
-    const row = rows.get(m[1]!);
-    if (row) row.state = 'running';
-  }
-  return [...rows.values()];
+  /** The dream's state as GET /v1/dream gives it; null where the scheduler does not run (writes off). */
+  dream: DreamStatus | DreamUnavailable | null;
 }
 
 /** The last `n` commits of the vault, newest first. A read-only `git log` (a person looking at the page, not a hot path). */

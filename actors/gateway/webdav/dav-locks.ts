@@ -1,9 +1,10 @@
-// WebDAV class 2 locks, held in the gateway's memory (a restart drops them, as a lock's timeout would): exclusive and
-// shared write locks of depth 0 or infinity, refresh, UNLOCK, and the If header (tagged and untagged lists, Not,
+// WebDAV class 2 locks, kept in the gateway's memory and, when given a store, on disk (dav-state.ts: a gateway restart
+// keeps them until their timeout): exclusive and shared write locks of depth 0 or infinity, refresh, UNLOCK, and the If header (tagged and untagged lists, Not,
 // lock tokens and ETags) that writes must satisfy — a false If is 412, a lock whose token was not given is 423.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { DAV_PREFIX, davPath, etagOf, xmlEsc, type Entry } from './dav-paths.js';
+import type { Persisted } from './dav-state.js';
 
 export interface Lock {
   token: string;
@@ -76,9 +77,17 @@ export function parseIf(h: string): IfList[] | null {
 export class DavLocks {
   readonly #locks = new Map<string, Lock>();
   readonly #now: () => number;
+  readonly #store: Persisted<Lock[]> | undefined;
 
-  constructor(now: () => number = Date.now) {
+  constructor(now: () => number = Date.now, store?: Persisted<Lock[]>) {
     this.#now = now;
+    this.#store = store;
+    for (const l of store?.initial ?? []) this.#locks.set(l.token, l);
+  }
+
+  /** After a lock was taken, refreshed or released: the store holds the live ones. */
+  #changed(): void {
+    this.#store?.save(this.#live());
   }
 
   #live(): Lock[] {
@@ -137,6 +146,7 @@ export class DavLocks {
       expires: this.#now() + timeoutS * 1000,
     };
     this.#locks.set(l.token, l);
+    this.#changed();
     return l;
   }
 
@@ -145,16 +155,21 @@ export class DavLocks {
     if (!l) return null;
     l.timeoutS = timeoutS;
     l.expires = this.#now() + timeoutS * 1000;
+    this.#changed();
     return l;
   }
 
   unlock(token: string): boolean {
-    return this.#locks.delete(token);
+    const had = this.#locks.delete(token);
+    if (had) this.#changed();
+    return had;
   }
 
   /** The resource at `rel` (and below) went away: its locks go too. */
   remove(rel: string): void {
-    for (const l of this.#live()) if (l.root === rel || l.root.startsWith(`${rel}/`)) this.#locks.delete(l.token);
+    let gone = false;
+    for (const l of this.#live()) if (l.root === rel || l.root.startsWith(`${rel}/`)) gone = this.#locks.delete(l.token) || gone;
+    if (gone) this.#changed();
   }
 
   discovery(rel: string): string {

@@ -1,7 +1,8 @@
 // WebDAV request bodies (PROPFIND, PROPPATCH, LOCK) parsed with @xmldom/xmldom — malformed XML is a 400 — and dead
-// properties set by PROPPATCH, kept in the gateway's memory per path (moved and copied with their resource; a restart
-// drops them: the vault's files, not their WebDAV properties, are what git records).
+// properties set by PROPPATCH, kept per path (moved and copied with their resource) in the gateway's memory and, when
+// given a store, on disk so a restart keeps them (dav-state.ts; git records the vault's files, not their properties).
 import { DOMParser, XMLSerializer, type Element } from '@xmldom/xmldom';
+import type { Persisted } from './dav-state.js';
 
 export const DAV_NS = 'DAV:';
 export interface PropName {
@@ -46,8 +47,21 @@ export function propfindWants(root: Element | null): PropName[] | null | 'bad' {
   return 'bad';
 }
 
+type Dead = { name: PropName; xml: string };
+
 export class DavProps {
-  readonly #byPath = new Map<string, Map<string, { name: PropName; xml: string }>>();
+  readonly #byPath = new Map<string, Map<string, Dead>>();
+  readonly #store: Persisted<Array<[string, Dead[]]>> | undefined;
+
+  constructor(store?: Persisted<Array<[string, Dead[]]>>) {
+    this.#store = store;
+    for (const [rel, props] of store?.initial ?? []) this.#byPath.set(rel, new Map(props.map((p) => [keyOf(p.name), p])));
+  }
+
+  /** After any change: the store holds every path's properties. */
+  #changed(): void {
+    this.#store?.save([...this.#byPath].filter(([, m]) => m.size > 0).map(([rel, m]) => [rel, [...m.values()]]));
+  }
 
   get(rel: string): { name: PropName; xml: string }[] {
     return [...(this.#byPath.get(rel)?.values() ?? [])];
@@ -72,23 +86,40 @@ export class DavProps {
         else next.delete(keyOf(name));
       }
     }
-    if (!refused) this.#byPath.set(rel, next); // all or nothing (RFC 4918 9.2)
+    if (!refused) {
+      this.#byPath.set(rel, next); // all or nothing (RFC 4918 9.2)
+      this.#changed();
+    }
     return refused ? out.map((o) => ({ ...o, ok: false })) : out;
   }
 
   remove(rel: string): void {
-    for (const k of [...this.#byPath.keys()]) if (k === rel || k.startsWith(`${rel}/`)) this.#byPath.delete(k);
+    if (this.#drop(rel)) this.#changed();
   }
 
   copy(from: string, to: string): void {
-    for (const [k, v] of [...this.#byPath]) {
-      if (k === from) this.#byPath.set(to, new Map(v));
-      else if (k.startsWith(`${from}/`)) this.#byPath.set(to + k.slice(from.length), new Map(v));
-    }
+    if (this.#copy(from, to)) this.#changed();
   }
 
   move(from: string, to: string): void {
-    this.copy(from, to);
-    this.remove(from);
+    const copied = this.#copy(from, to);
+    if (this.#drop(from) || copied) this.#changed();
+  }
+
+  #drop(rel: string): boolean {
+    let any = false;
+    for (const k of [...this.#byPath.keys()]) if (k === rel || k.startsWith(`${rel}/`)) any = this.#byPath.delete(k) || any;
+    return any;
+  }
+
+  #copy(from: string, to: string): boolean {
+    let any = false;
+    for (const [k, v] of [...this.#byPath]) {
+      if (k === from) this.#byPath.set(to, new Map(v));
+      else if (k.startsWith(`${from}/`)) this.#byPath.set(to + k.slice(from.length), new Map(v));
+      else continue;
+      any = true;
+    }
+    return any;
   }
 }

@@ -1,7 +1,9 @@
 // The status page in headless Chromium (Debian's, driven by puppeteer-core): a login link becomes an HttpOnly,
-// SameSite=Strict session cookie and leaves the address bar; each section matches /v1/status, /v1/jobs, /metrics and
-// git; a search typed with the keyboard shows heading path, lines, snippet and an Obsidian link; without the cookie,
-// and with a used link, the login page. MEMVAULT_SCREENSHOTS=1 also writes docs/status-page-{desktop,phone}.png.
+// SameSite=Strict session cookie and leaves the address bar; each section matches /v1/status, /v1/jobs, /v1/dream and
+// git; the supervision tree is nested as the daemon runs it (each supervisor's strategy, each actor's state, restarts
+// and mailbox) and counts the restarts a crash causes; a search typed with the keyboard shows heading path, lines,
+// snippet and an Obsidian link; without the cookie, and with a used link, the login page.
+// MEMVAULT_SCREENSHOTS=1 also writes docs/status-page-{desktop,phone}.png.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -10,6 +12,9 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { writeDaemonInfo } from '../../../bin/client.js';
 import { git, httpCall, REPO } from '../../helpers/daemon.js';
 import { startToolDaemon } from '../tools/helpers/tool-daemon.js';
+import { dayLog } from '../../dream/helpers/rig.js';
+import type { SupervisionNode } from '../../../messages/supervision.js';
+import type { SupervisorEvent } from '../../../supervisors/events.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const skip = CHROMIUM ? false : 'chromium is not installed (Debian package chromium; `make test-deps` installs it)';
@@ -19,7 +24,55 @@ const FILES: Record<string, string | Buffer> = {
   'Projects/Heron survey.md': '# Heron survey\n\n## Counting at dawn\n\nThe grey herons were counted at the lake at dawn.\n',
   'People/Beta.md': '# Beta\n\nBeta runs the billing team.\n',
   'Inbox/Broken.md': Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]), // not UTF-8: indexed as a failure with a reason
+  // the dream's journal: consolidated up to the 20th; the 21st's log is pending
+  'Memory/log.md':
+    '# Memory log\n\n- 2026-11-21T03:00:00Z watermark=2026-11-20 outcome=consolidated batch=2026-11-20 run=dream-20261121T030000Z-a1b2c3 pages=1 covered=1 uncovered=0\n',
+  'Memory/Log/2026-11-21.md': dayLog('2026-11-21', ['The heron hide opens at six']),
 };
+
+/** What the page's tree shows for each node, in document order: the nesting, and the fields of its kind. */
+interface Shown {
+  id: string | null;
+  kind: 'actor' | 'supervisor';
+  parent: string | null;
+  level: number;
+  state: string | null;
+  restarts: string | null;
+  mailbox: string | null;
+  strategy: string | null;
+}
+
+/** The same, from /v1/status's `supervision`: what the page must show. */
+function expected(n: SupervisionNode, parent: string | null = null, level = 1): Shown[] {
+  const own: Shown = {
+    id: n.id,
+    kind: n.kind,
+    parent,
+    level,
+    state: level > 1 ? n.state : null,
+    restarts: level > 1 ? String(n.restarts) : null,
+    mailbox: n.kind === 'actor' ? String(n.mailbox) : null,
+    strategy: n.kind === 'supervisor' ? n.strategy : null,
+  };
+  return n.kind === 'actor' ? [own] : [own, ...n.children.flatMap((c) => expected(c, n.id, level + 1))];
+}
+
+const shownTree = (p: Page): Promise<Shown[]> =>
+  p.$$eval('#supervision li', (lis) =>
+    lis.map((li) => {
+      const field = (c: string) => li.querySelector(`:scope > .${c}, :scope > .stat > .${c}`)?.textContent ?? null;
+      return {
+        id: li.getAttribute('data-actor') ?? li.getAttribute('data-supervisor'),
+        kind: li.hasAttribute('data-actor') ? ('actor' as const) : ('supervisor' as const),
+        parent: li.parentElement?.closest('li[data-supervisor]')?.getAttribute('data-supervisor') ?? null,
+        level: Number(li.getAttribute('data-level')),
+        state: field('state'),
+        restarts: field('restarts'),
+        mailbox: field('mailbox'),
+        strategy: field('strategy'),
+      };
+    }),
+  );
 
 const texts = (p: Page, sel: string) => p.$$eval(sel, (els) => els.map((e) => (e.textContent ?? '').trim()));
 
@@ -85,12 +138,41 @@ t.test('the status page, logged in through a link, in a real browser', { skip },
     t.equal(await page.$eval('#idx-embedder', (e) => e.textContent), status.embedder.state);
     t.equal(await page.$eval('#idx-vectors', (e) => e.textContent), 'available');
 
+    const tree = (await httpCall(url, 'GET', '/v1/status', undefined, { token })).body.supervision as SupervisionNode;
+    t.same(await shownTree(page), expected(tree), 'the supervision tree as /v1/status gives it, nested');
     const metrics = await (await fetch(new URL('/metrics', url))).text();
-    const actors = [...metrics.matchAll(/^memvault_mailbox_depth\{actor="([^"]+)"\}/gm)].map((m) => m[1]);
-    t.same(await page.$$eval('#actors tbody tr', (rows) => rows.map((r) => r.getAttribute('data-actor'))), actors, 'every actor');
+    const actors = [...metrics.matchAll(/^memvault_mailbox_depth\{actor="([^"]+)"\}/gm)].map((m) => m[1]).sort();
+    t.same(
+      (await page.$$eval('#supervision li[data-actor]', (l) => l.map((x) => x.getAttribute('data-actor')))).sort(),
+      actors,
+      'every actor main runs',
+    );
+    t.same(
+      (await shownTree(page)).filter((n) => n.parent === 'ingest').map((n) => n.id),
+      ['store', 'embedder', 'chunker', 'watcher', 'memory'],
+      'the ingest pipeline under its own supervisor, in start order',
+    );
+    t.match(
+      await page.$eval('#supervision li[data-supervisor="ingest"]', (e) => e.textContent),
+      /rest_for_one[\s\S]*restarted with every child after it/,
+    );
     t.ok(
-      (await texts(page, '#actors tbody td:nth-child(2)')).every((x) => x === 'running'),
-      'each one running',
+      (await texts(page, '#supervision li[data-actor] > .state')).every((x) => x === 'running'),
+      'each actor running',
+    );
+
+    const dream = (await httpCall(url, 'GET', '/v1/dream', undefined, { token })).body;
+    t.equal(dream.watermark, '2026-11-20', 'the dream read its journal');
+    t.equal(await page.$eval('#dream-watermark', (e) => e.textContent), dream.watermark, 'the watermark');
+    t.same(dream.pending_days, ['2026-11-21']);
+    t.equal(await page.$eval('#dream-pending', (e) => e.textContent), '1 — 2026-11-21', 'the days pending');
+    t.equal(await page.$eval('#dream-running', (e) => e.textContent), dream.running ? `running ${dream.run_id}` : 'not running');
+    t.equal(await page.$eval('#dream-last', (e) => e.textContent), dream.last_run === null ? 'none yet' : dream.last_run.outcome);
+    const next = dream.next_eligible ? dream.next_eligible.replace('T', ' ').slice(0, 16) : 'not scheduled';
+    t.equal(
+      await page.$eval('#dream-next', (e) => e.textContent),
+      `${next}${dream.next_reason ? ` · waiting: ${dream.next_reason}` : ''}`,
+      'when the gate lets a run through, and why it waits',
     );
 
     const log = git(s.v.dir, 'log', '-n50', '--format=%H').trim().split('\n');
@@ -138,7 +220,9 @@ t.test('the status page, logged in through a link, in a real browser', { skip },
     if (process.env['MEMVAULT_SCREENSHOTS'] === '1') {
       await page.goto(`${url}/?q=${encodeURIComponent('herons counted at dawn')}`);
       await page.screenshot({ path: path.join(REPO, 'docs/status-page-desktop.png'), fullPage: true });
+      // at phone width, the supervision tree (the search results are on the desktop one)
       await page.setViewport({ width: 390, height: 844, isMobile: true, deviceScaleFactor: 2 });
+      await page.goto(`${url}/#supervision`);
       await page.screenshot({ path: path.join(REPO, 'docs/status-page-phone.png'), fullPage: false });
     }
   });
@@ -147,6 +231,30 @@ t.test('the status page, logged in through a link, in a real browser', { skip },
     await page.setViewport({ width: 390, height: 844 });
     await page.goto(`${url}/`);
     t.ok(await page.$eval('body', (b) => b.scrollWidth <= 390), 'no sideways scrolling of the page');
+  });
+
+  t.test('a crash shows in the tree: the actor and those after it in the pipeline restarted once', async (t) => {
+    await page.setViewport({ width: 1280, height: 900 });
+    const d = s.d.daemon;
+    const want = ['chunker', 'watcher', 'memory']; // rest_for_one: the chunker and every actor started after it
+    const restarted = new Set<string>();
+    const done = new Promise<void>((resolve) => {
+      const off = d.onSupervisor((e: SupervisorEvent) => {
+        if (e.type === 'supervisor.child_restarted') restarted.add(e.child);
+        if (want.every((a) => restarted.has(a))) {
+          off();
+          resolve();
+        }
+      });
+    });
+    await d.handles.chunker!.crash('the status page test crashes the chunker');
+    await done;
+    await page.goto(`${url}/`);
+    const tree = (await httpCall(url, 'GET', '/v1/status', undefined, { token })).body.supervision as SupervisionNode;
+    const shown = await shownTree(page);
+    t.same(shown, expected(tree), 'the page and /v1/status agree after the restart');
+    const restarts = Object.fromEntries(shown.filter((n) => n.kind === 'actor').map((n) => [n.id, n.restarts]));
+    t.match(restarts, { store: '0', embedder: '0', chunker: '1', watcher: '1', memory: '1', gateway: '0', git: '0', scheduler: '0' });
   });
 
   t.test('without the cookie, or with a used link, the login page', async (t) => {
