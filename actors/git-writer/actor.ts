@@ -131,8 +131,16 @@ async function mutate(s: Ready, plan: () => Promise<VaultOp>, caller: Caller, as
   try {
     return await finish(staged);
   } finally {
-    await journal.clear(staged.intent);
+    forget(staged.intent);
   }
+}
+
+/**
+ * The intent's commit is made (or owed): forgotten at once in memory, its file rewritten in the journal's own queue
+ * without holding up the answer — that rewrite is never synced anyway (see IntentJournal#clear).
+ */
+function forget(intent: Intent): void {
+  void journal.clear(intent);
 }
 
 /** An agent's vault write, delete or move: as mutate, its file phase beside other notes' (see shared). */
@@ -151,7 +159,7 @@ async function mutateNote(s: Ready, op: VaultOp, caller: Caller): Promise<Mutati
     try {
       return await finish(staged);
     } finally {
-      await journal.clear(staged.intent);
+      forget(staged.intent);
     }
   } finally {
     release();
