@@ -183,9 +183,10 @@ async function stage(s: Ready, plan: () => Promise<VaultOp>, caller: Caller, as?
   const op = await plan();
   // the note's earlier commit reads the work tree: it must be made before this write changes the file
   await Promise.all(opPaths(op).map((p) => committing.get(p.normalize('NFC'))));
-  // durable before any file changes: a crash before the commit is then recorded at the next start as this agent's
+  // durable before any file changes: a crash before the commit is then recorded at the next start as this agent's.
+  // It syncs while the new bytes go to their temp file (a write changes its note only at the rename: beforeWrite).
   const intent0 = await intentFor(cfg.vault, op, caller);
-  await journalRecord(intent0);
+  const durable = journalRecord(intent0);
   const started = performance.now();
   let intent = intent0;
   try {
@@ -193,13 +194,16 @@ async function stage(s: Ready, plan: () => Promise<VaultOp>, caller: Caller, as?
     if (journal.owed.length) await payOwed(s); // earlier writes git refused are recorded first, in order
     // a person's uncommitted edit of the same note is committed first, as theirs: neither text is lost
     await people.commitFirst(opPaths(op));
+    if (op.op !== 'write') await durable; // a delete or move changes the vault as it is applied
     // the frontmatter merge changed the bytes: the journal knows the hash the note will have before the file changes
     const beforeWrite = async (h: string): Promise<void> => {
+      await durable;
       if (intent.hashes.includes(h)) return;
       intent = { ...intent, hashes: [...intent.hashes, h] };
       await journalRecord(intent, intent0);
     };
     const applied = await s.writer.apply(op, { ...caller, ...(as ? { privileged: true } : {}), beforeWrite });
+    await durable; // settled before the intent can be cleared (a write the writer refused, or one already in place)
     const fileDone = performance.now();
     phases.observe({ phase: 'file' }, (fileDone - started) / 1000);
     if (!applied.ok) {
@@ -232,6 +236,7 @@ async function stage(s: Ready, plan: () => Promise<VaultOp>, caller: Caller, as?
     }
     return { kind: 'committing', op, intent, applied, commit, started, fileDone };
   } catch (err) {
+    await durable.catch(() => {});
     await journal.clear(intent);
     throw err;
   }
