@@ -132,8 +132,16 @@ async function mutate(s: Ready, plan: () => Promise<VaultOp | VaultOp[]>, caller
   try {
     return await finish(staged);
   } finally {
-    for (const i of staged.intents) await journal.clear(i);
+    for (const i of staged.intents) forget(i);
   }
+}
+
+/**
+ * The intent's commit is made (or owed): forgotten at once in memory, its file rewritten in the journal's own queue
+ * without holding up the answer — that rewrite is never synced anyway (see IntentJournal#clear).
+ */
+function forget(intent: Intent): void {
+  void journal.clear(intent);
 }
 
 /** An agent's vault write, delete or move: as mutate, its file phase beside other notes' (see shared). */
@@ -152,7 +160,7 @@ async function mutateNote(s: Ready, op: VaultOp, caller: Caller): Promise<Mutati
     try {
       return await finish(staged);
     } finally {
-      for (const i of staged.intents) await journal.clear(i);
+      for (const i of staged.intents) forget(i);
     }
   } finally {
     release();
@@ -182,19 +190,18 @@ async function stage(s: Ready, plan: () => Promise<VaultOp | VaultOp[]>, caller:
   if (op === undefined) throw new Error('a write plan with no op');
   // the note's earlier commit reads the work tree: it must be made before this write changes the file
   await Promise.all(ops.flatMap(opPaths).map((p) => committing.get(p.normalize('NFC'))));
-  // durable before any file changes: a crash before the commit is then recorded at the next start as this agent's
+  // durable before any file changes: a crash before the commit is then recorded at the next start as this agent's.
+  // It syncs while the new bytes go to their temp file (a write changes its note only at the rename: beforeWrite).
   const intents: Intent[] = [];
-  for (const o of ops) {
-    const i = await intentFor(cfg.vault, o, caller);
-    await journalRecord(i);
-    intents.push(i);
-  }
+  for (const o of ops) intents.push(await intentFor(cfg.vault, o, caller));
+  const durable = Promise.all(intents.map((i) => journalRecord(i))); // one group fsync covers them all
   const started = performance.now();
   try {
     await ensureRepo(s);
     if (journal.owed.length) await payOwed(s); // earlier writes git refused are recorded first, in order
     // a person's uncommitted edit of the same note is committed first, as theirs: neither text is lost
     await people.commitFirst(ops.flatMap(opPaths));
+    if (ops.some((o) => o.op !== 'write')) await durable; // a delete or move changes the vault as it is applied
     const paths: string[] = [];
     let first: { mtimeMs: number | null; contentHash: string | null } | null = null;
     let failed: MutationResult | undefined;
@@ -202,6 +209,7 @@ async function stage(s: Ready, plan: () => Promise<VaultOp | VaultOp[]>, caller:
     for (const [k, o] of ops.entries()) {
       // the frontmatter merge changed the bytes: the journal knows the hash the note will have before the file changes
       const beforeWrite = async (h: string): Promise<void> => {
+        await durable;
         const i0 = intents[k]!;
         if (i0.hashes.includes(h)) return;
         intents[k] = { ...i0, hashes: [...i0.hashes, h] };
@@ -216,6 +224,7 @@ async function stage(s: Ready, plan: () => Promise<VaultOp | VaultOp[]>, caller:
       first ??= applied;
       appliedN++;
     }
+    await durable; // settled before the intents can be cleared (a write the writer refused, or one already in place)
     const fileDone = performance.now();
     phases.observe({ phase: 'file' }, (fileDone - started) / 1000);
     if (first === null) {
@@ -250,6 +259,7 @@ async function stage(s: Ready, plan: () => Promise<VaultOp | VaultOp[]>, caller:
     const applied = { paths, mtimeMs: first.mtimeMs, contentHash: first.contentHash };
     return { kind: 'committing', op, intents, applied, commit, started, fileDone, ...(failed ? { failed } : {}) };
   } catch (err) {
+    await durable.catch(() => {});
     for (const i of intents) await journal.clear(i);
     throw err;
   }

@@ -1,16 +1,19 @@
 // An agent commit made with git's plumbing over long-lived pipes (./git-pipe.ts) instead of a `git add` + `git commit`
 // per write: blobs from the work tree (`hash-object --stdin-paths`, filters applied as `git add` would), trees from
-// HEAD's with only the changed entries replaced (`cat-file --batch`, `mktree --batch`), the commit object
-// (`hash-object -t commit`), and HEAD moved only if no one moved it meanwhile (`update-ref --stdin` transaction).
-// git's index is brought in line (`update-index --index-info`) before HEAD moves: if a lock stops it, nothing moves
-// and the batch fails as `git_failed`, as `git commit` did. Anything unusual (a symlink, a submodule, a detached
-// HEAD) answers `fallback`, and GitRepo commits with the porcelain as before.
+// HEAD's with only the changed entries replaced (read with `cat-file --batch`) and the commit object written as loose
+// objects by this process (loose-objects.ts), and HEAD moved only if no one moved it meanwhile (`update-ref --stdin`
+// transaction). git's index is brought in line before HEAD moves, by this process (index-file.ts; `update-index
+// --index-info` for an index it does not handle): if a lock stops it, nothing moves and the batch fails as
+// `git_failed`, as `git commit` did. Anything unusual (a symlink, a submodule, a detached HEAD) answers `fallback`,
+// and GitRepo commits with the porcelain as before.
 import { spawn } from 'node:child_process';
-import { lstat, unlink, writeFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure } from '../../messages/common.js';
 import { renderMessage, type CommitMessage, type Identity } from './git-message.js';
 import { fields, GitPipe, lines, type Parser } from './git-pipe.js';
+import { updateIndex } from './index-file.js';
+import { LooseObjects, treeBody } from './loose-objects.js';
 
 type Entry = { mode: string; sha: string };
 /** A tree as git stores it: name → entry. */
@@ -81,36 +84,44 @@ function run(cwd: string, args: string[], env: NodeJS.ProcessEnv, input: string)
 
 const TYPE_OF: Record<string, string> = { '100644': 'blob', '100755': 'blob', '120000': 'blob', '40000': 'tree', '160000': 'commit' };
 
+/** Where the repository is and how to run git there. */
+export interface FastRepo {
+  root: string;
+  objectsDir: string;
+  indexFile: string;
+  hexLen: number;
+  env: NodeJS.ProcessEnv;
+}
+
 export class FastCommitter {
+  readonly root: string;
   readonly #cat: GitPipe;
   readonly #blobs: GitPipe;
-  readonly #commits: GitPipe;
-  readonly #mktree: GitPipe;
   readonly #refs: GitPipe;
   readonly #ignore: GitPipe;
   readonly #pipes: GitPipe[];
+  readonly #objects: LooseObjects;
+  readonly #indexFile: string;
+  readonly #hexLen: number;
   readonly #rawLen: number;
   readonly #env: NodeJS.ProcessEnv;
-  #tmpSeq = 0;
   // Trees by id (immutable, so never stale); emptied when large.
   readonly #trees = new Map<string, Tree>();
 
-  constructor(
-    readonly root: string,
-    readonly gitDir: string,
-    hexLen: number,
-    env: NodeJS.ProcessEnv,
-  ) {
+  constructor(repo: FastRepo) {
+    const { root, env, hexLen } = repo;
+    this.root = root;
+    this.#hexLen = hexLen;
     this.#rawLen = hexLen / 2;
     this.#env = env;
+    this.#indexFile = repo.indexFile;
+    this.#objects = new LooseObjects(repo.objectsDir, hexLen === 64 ? 'sha256' : 'sha1');
     const pipe = (args: string[]): GitPipe => new GitPipe(root, args, env);
     this.#cat = pipe(['cat-file', '--batch']);
     this.#blobs = pipe(['hash-object', '-w', '--stdin-paths']);
-    this.#commits = pipe(['hash-object', '-w', '-t', 'commit', '--no-filters', '--stdin-paths']);
-    this.#mktree = pipe(['mktree', '-z', '--batch']);
     this.#refs = pipe(['update-ref', '-m', 'memvault: agent commit', '--stdin']);
     this.#ignore = pipe(['check-ignore', '--stdin', '-z', '-v', '-n']);
-    this.#pipes = [this.#cat, this.#blobs, this.#commits, this.#mktree, this.#refs, this.#ignore];
+    this.#pipes = [this.#cat, this.#blobs, this.#refs, this.#ignore];
   }
 
   /** The running git processes' ids. */
@@ -158,10 +169,24 @@ export class FastCommitter {
   }
 
   /**
-   * Records `changes` in git's index (one process per batch: it holds index.lock until it ends). Retried while another
-   * git holds the lock for a moment; null when done, else why not.
+   * Records `changes` in git's index: by this process (index-file.ts), or by `git update-index` for an index that one
+   * does not handle. Retried while another git holds the lock for a moment; null when done, else why not.
    */
   async #updateIndex(changes: Change[], zero: string): Promise<string | null> {
+    let why = '';
+    for (const ms of [...LOCK_RETRY_MS, -1]) {
+      const r = updateIndex(this.#indexFile, changes, this.#hexLen);
+      if (r.kind === 'done') return null;
+      if (r.kind === 'unsupported') return this.#spawnUpdateIndex(changes, zero);
+      why = `git's index could not be updated: ${r.message}`;
+      if (ms < 0) break;
+      await new Promise((res) => setTimeout(res, ms));
+    }
+    return why;
+  }
+
+  /** `git update-index --index-info` (one process per batch: it holds index.lock until it ends). */
+  async #spawnUpdateIndex(changes: Change[], zero: string): Promise<string | null> {
     const input = changes
       .map((c) => (c.entry === null ? `0 ${zero}\t${c.path}\0` : `${c.entry.mode} ${c.entry.sha}\t${c.path}\0`))
       .join('');
@@ -218,14 +243,7 @@ export class FastCommitter {
     const stamp = `${Math.floor(now.getTime() / 1000)} ${tz(now)}`;
     const person = `${who.name} <${who.email}> ${stamp}`;
     const text = `tree ${newTree}\nparent ${parent}\nauthor ${person}\ncommitter ${person}\n\n${cleanupWhitespace(renderMessage(msg))}`;
-    const tmp = path.join(this.gitDir, `memvault-commit-${process.pid}-${++this.#tmpSeq}.tmp`);
-    await writeFile(tmp, text);
-    let sha: string;
-    try {
-      [sha = ''] = await this.#commits.request(`${tmp}\n`, lines(1));
-    } finally {
-      await unlink(tmp).catch(() => {});
-    }
+    const sha = this.#objects.write('commit', Buffer.from(text, 'utf8'));
     return { ok: true, sha, tree: newTree, changes };
   }
 
@@ -244,9 +262,13 @@ export class FastCommitter {
       t.set(name, { mode, sha: b.subarray(z + 1, z + 1 + this.#rawLen).toString('hex') });
       at = z + 1 + this.#rawLen;
     }
-    if (this.#trees.size >= 2000) this.#trees.clear();
-    this.#trees.set(sha, t);
+    this.#remember(sha, t);
     return new Map(t);
+  }
+
+  #remember(sha: string, t: Tree): void {
+    if (this.#trees.size >= 2000) this.#trees.clear();
+    this.#trees.set(sha, new Map(t));
   }
 
   /** The entry at `p` in tree `root`, null if absent, blocked if a parent is not a folder or `p` itself is one. */
@@ -287,8 +309,8 @@ export class FastCommitter {
       else tree.set(dir, { mode: '40000', sha: t });
     }
     if (tree.size === 0 && prefix !== '') return null;
-    const input = [...tree].map(([name, e]) => `${e.mode} ${TYPE_OF[e.mode] ?? 'blob'} ${e.sha}\t${name}\0`).join('');
-    const [out] = await this.#mktree.request(`${input}\0`, lines(1));
-    return out!;
+    const id = this.#objects.write('tree', treeBody(tree));
+    this.#remember(id, tree); // the next commit starts from this tree: no need to read it back
+    return id;
   }
 }

@@ -17,6 +17,9 @@ export function identityEnv(who: Identity): GitEnv {
 export interface Prepared {
   ok: true;
   gitDir: string;
+  /** Where git keeps objects and the index (a linked work tree's objects are the main repository's). */
+  objectsDir: string;
+  indexFile: string;
   /** 40 for SHA-1 repositories, 64 for SHA-256. */
   hexLen: number;
   tracked: Set<string>;
@@ -30,7 +33,18 @@ export async function prepareRepository(
   const run = (args: string[], o: GitRunOptions = {}): Promise<GitOutput | GitFailure> =>
     git(real, args, { ...o, env: { ...opts.env, GIT_LITERAL_PATHSPECS: '1', ...o.env } });
 
-  const where = ['rev-parse', '--show-toplevel', '--show-object-format', '--absolute-git-dir', '--git-path', 'info/exclude'];
+  const where = [
+    'rev-parse',
+    '--show-toplevel',
+    '--show-object-format',
+    '--absolute-git-dir',
+    '--git-path',
+    'info/exclude',
+    '--git-path',
+    'objects',
+    '--git-path',
+    'index',
+  ];
   let info = await run(where);
   if (!info.ok && /not a git repository/i.test(info.stderr)) {
     const init = await run(['init', '-q', '-b', 'main']);
@@ -38,7 +52,7 @@ export async function prepareRepository(
     info = await run(where);
   }
   if (!info.ok) return fail('git_failed', info.message);
-  const [top = '', format = 'sha1', gitDir = '', exclude = ''] = info.stdout.split('\n');
+  const [top = '', format = 'sha1', gitDir = '', exclude = '', objects = '', index = ''] = info.stdout.split('\n');
   if (path.resolve(top) !== real) {
     return fail(
       'inside_repo',
@@ -80,5 +94,12 @@ export async function prepareRepository(
   const ls = await run(['ls-files', '-z']);
   if (!ls.ok) return fail('git_failed', ls.message);
   const tracked = new Set(ls.stdout.split('\0').filter((p) => p !== ''));
-  return { ok: true, gitDir, hexLen: format.trim() === 'sha256' ? 64 : 40, tracked };
+  return {
+    ok: true,
+    gitDir,
+    objectsDir: path.resolve(real, objects),
+    indexFile: path.resolve(real, index),
+    hexLen: format.trim() === 'sha256' ? 64 : 40,
+    tracked,
+  };
 }

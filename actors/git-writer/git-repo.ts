@@ -65,6 +65,9 @@ type CommitJob = { paths: string[]; msg: CommitMessage; done: (r: CommitResult) 
 /** The most agent commits made in one batch. */
 const BATCH_MAX = 64;
 
+/** Where git keeps this repository's parts (see prepareRepository). */
+type RepoPaths = { gitDir: string; objectsDir: string; indexFile: string };
+
 const isStatePath = (p: string): boolean => p === STATE_DIR || p.startsWith(`${STATE_DIR}/`);
 const isMarkdown = (p: string): boolean => p.toLowerCase().endsWith('.md');
 
@@ -85,9 +88,9 @@ export class GitRepo {
   readonly #jobs: (Job | CommitJob)[] = [];
   #pumping = false;
   #commitsSinceMaintenance = 0;
-  readonly #gitDir: string;
+  readonly #where: RepoPaths;
 
-  private constructor(root: string, opts: GitRepoOptions, hexLen: number, tracked: Set<string>, gitDir: string) {
+  private constructor(root: string, opts: GitRepoOptions, hexLen: number, tracked: Set<string>, where: RepoPaths) {
     this.root = root;
     this.#author = opts.author;
     this.#person = opts.person;
@@ -97,7 +100,7 @@ export class GitRepo {
     this.#maintenanceEvery = opts.maintenanceEvery ?? 200;
     this.#onWarning = opts.onWarning ?? (() => {});
     this.#tracked = tracked;
-    this.#gitDir = gitDir;
+    this.#where = where;
   }
 
   /**
@@ -118,7 +121,11 @@ export class GitRepo {
     }
     const prep = await prepareRepository(real, { person: opts.person, env: opts.env ?? {}, writeConfig: WRITE_CONFIG });
     if (!prep.ok) return prep;
-    return new GitRepo(real, opts, prep.hexLen, prep.tracked, prep.gitDir);
+    return new GitRepo(real, opts, prep.hexLen, prep.tracked, {
+      gitDir: prep.gitDir,
+      objectsDir: prep.objectsDir,
+      indexFile: prep.indexFile,
+    });
   }
 
   /**
@@ -267,7 +274,7 @@ export class GitRepo {
   async #commitBatch(batch: CommitJob[]): Promise<void> {
     const out = await fastCommitVia({
       root: this.root,
-      gitDir: this.#gitDir,
+      ...this.#where,
       hexLen: this.#hexLen,
       env: cleanGitEnv(this.#env),
       items: batch.map((j) => ({ paths: j.paths, msg: j.msg })),

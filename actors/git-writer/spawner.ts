@@ -28,6 +28,8 @@ export interface FastCommitRequest {
   kind: 'fast_commit';
   root: string;
   gitDir: string;
+  objectsDir: string;
+  indexFile: string;
   hexLen: number;
   env: NodeJS.ProcessEnv;
   items: FastItem[];

@@ -62,9 +62,14 @@ function truncateUtf8(name: string, max: number): string {
  * crosses file systems), written and fsynced, renamed over the target, then the folder fsynced. Missing parent
  * folders are created — the caller must have validated the path. An existing note keeps its permission bits.
  * Because the rename replaces the directory entry, a hard link elsewhere to the old note is never written through.
- * On any error the temp file is removed and the error rethrown.
+ * `beforeRename` is awaited once the temp file is durable and before the note changes (the git writer's intent
+ * journal syncs meanwhile). On any error the temp file is removed and the error rethrown.
  */
-export async function atomicWriteFile(abs: string, data: Buffer | string): Promise<{ mtimeMs: number; size: number }> {
+export async function atomicWriteFile(
+  abs: string,
+  data: Buffer | string,
+  beforeRename?: () => Promise<void>,
+): Promise<{ mtimeMs: number; size: number }> {
   const dir = path.dirname(abs);
   await ensureDir(dir);
   const tmp = path.join(dir, `.${truncateUtf8(path.basename(abs), TEMP_NAME_BYTES)}.${randomBytes(TEMP_HEX_BYTES).toString('hex')}.tmp`);
@@ -80,6 +85,7 @@ export async function atomicWriteFile(abs: string, data: Buffer | string): Promi
     written = { mtimeMs: st.mtimeMs, size: st.size };
     await fh.close();
     fh = undefined;
+    await beforeRename?.();
     await rename(tmp, abs);
   } catch (err) {
     await fh?.close().catch(() => undefined); // the original error is the one worth reporting

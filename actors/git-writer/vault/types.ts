@@ -37,7 +37,10 @@ export type ApplyCaller = Caller & {
   mayReadSensitive?: boolean;
   /** The memory tools' appends (memory_remember, memory_forget): reserved paths only, no size cap on the whole file. */
   privileged?: boolean;
-  /** Awaited with the sha256 of a write's bytes just before they replace the note (after any frontmatter merge). */
+  /**
+   * Awaited with the sha256 of a write's bytes just before they replace the note (after any frontmatter merge; the
+   * new bytes are then durable in a temp file beside it). Only writes call it: a delete or move is applied at once.
+   */
   beforeWrite?: (contentHash: string) => Promise<void>;
 };
 

@@ -189,8 +189,7 @@ export class VaultWriter {
         const full = await this.#lowOnSpace(bytes.length);
         if (full) return full;
         const contentHash = sha256Hex(bytes);
-        await beforeWrite?.(contentHash);
-        const written = await atomicWriteFile(target.abs, bytes);
+        const written = await atomicWriteFile(target.abs, bytes, async () => beforeWrite?.(contentHash));
         return { ok: true, paths: [target.rel], mtimeMs: written.mtimeMs, contentHash };
       }
       case 'delete': {
