@@ -1,8 +1,9 @@
 // The covered set on disk, `<data dir>/dream/covered.json`, written by the dream after each consolidated run and
 // read by the gateway's searches: the ids whose page still holds them become the filter's list. Written
 // atomically; a missing or damaged file hides nothing — a fact is never lost from search by accident.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { replaceFileSync } from '../../supervisors/runtime/durable-file.js';
 import type { Database } from 'better-sqlite3';
 import type { CoveredEntry } from './coverage.js';
 
@@ -22,16 +23,7 @@ export function loadCovered(file: string): CoveredEntry[] {
 }
 
 export function saveCovered(file: string, entries: readonly CoveredEntry[]): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify({ version: 1, entries })}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
+  replaceFileSync(file, `${JSON.stringify({ version: 1, entries })}\n`);
 }
 
 /**

@@ -1,8 +1,9 @@
 // The dream's memory across restarts, `<data dir>/dream/state.json`: the gate's last attempt, failures per batch and
 // sprint flag, and the last run's summary. Written atomically (temp file, fsync, rename): a crash leaves the old
 // state or the new one. The watermark is not here: it lives in the vault (Memory/log.md), so undoing a run moves it.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { replaceFileSync } from '../../supervisors/runtime/durable-file.js';
 import { EMPTY_GATE, type GateState } from './gate.js';
 
 export type RunOutcome = 'consolidated' | 'no_progress' | 'failed' | 'skipped' | 'interrupted';
@@ -46,15 +47,6 @@ export class DreamStateFile {
   }
 
   save(s: DreamState): void {
-    mkdirSync(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify({ version: 1, ...s }, null, 2)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.file);
+    replaceFileSync(this.file, `${JSON.stringify({ version: 1, ...s }, null, 2)}\n`);
   }
 }

@@ -1,8 +1,9 @@
 // The scheduler's memory across restarts, `<data dir>/scheduler/state.json`: per job the last slot handled, a slot
 // whose run was cut off, a slot owed because the LLM was down, and the last run's outcome. Written atomically
 // (temp file, fsync, rename), so a crash leaves the old state or the new one, never half of either.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { replaceFileSync } from '../../supervisors/runtime/durable-file.js';
 import type { LastRun } from '../../messages/to-scheduler.js';
 
 export interface JobState {
@@ -45,15 +46,6 @@ export class FileStateStore implements StateStore {
   }
 
   save(all: Record<string, JobState>, durable = true): void {
-    mkdirSync(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify({ version: 1, jobs: all }, null, 2)}\n`);
-      if (durable) fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.file);
+    replaceFileSync(this.file, `${JSON.stringify({ version: 1, jobs: all }, null, 2)}\n`, durable);
   }
 }

@@ -1,8 +1,9 @@
 // What the nightly extraction has read, `<data dir>/scheduler/sleep.json`: the last episode journal record (seq and
 // its file) and the fact log's last day read with the facts of that day already seen. Saved only after a run's
 // writes are done (or the answer was NO_NEW_MEMORIES), atomically: a restart neither repeats nor skips.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { replaceFileSync } from '../../../supervisors/runtime/durable-file.js';
 
 export interface SleepCursor {
   /** The last journal record read (its seq), and the file holding it; null: none yet. */
@@ -40,14 +41,5 @@ export function loadSleepState(file: string): SleepState {
 }
 
 export function saveSleepState(file: string, s: SleepState): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify({ version: 1, ...s }, null, 2)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
+  replaceFileSync(file, `${JSON.stringify({ version: 1, ...s }, null, 2)}\n`);
 }
