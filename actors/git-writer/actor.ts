@@ -13,7 +13,7 @@ import { GIT_STATES, stateCode } from '../../supervisors/runtime/board.js';
 import { assertNever, fail } from '../../messages/common.js';
 import type { GitMsg, PersonCommitResult } from '../../messages/to-git.js';
 import type { MainMsg } from '../../messages/to-main.js';
-import type { MutationResult, VaultOp } from '../../messages/vault-ops.js';
+import type { Caller as VaultCaller, MutationResult, VaultOp } from '../../messages/vault-ops.js';
 import { ACTORS, type Sends } from '../../supervisors/actors.js';
 import { makeIgnore } from '../watcher/scan.js';
 import { VaultWriter } from './vault/vault-writer.js';
@@ -21,6 +21,7 @@ import { removeStaleTemps } from './vault/atomic.js';
 import { GitRepo, STATE_DIR } from './git-repo.js';
 import { IntentJournal, recoverIntents } from './intent-journal.js';
 import { makeStaging, type Ready } from './staging.js';
+import type { CommitOp } from './git-message.js';
 import { OwnWrites } from './own-writes.js';
 import { PeopleEdits } from './people-edits.js';
 import { memoryPaths } from '../memory/paths.js';
@@ -115,6 +116,27 @@ const { mutate, mutateNote, committing } = makeStaging({
   committed: (sha, paths) => committed('agent', sha, paths),
 });
 
+/**
+ * A privileged write — the memory tools' tombstones, the dream's journal and MEMORY.md, the curation run's USER.md —
+ * planned inside the serial section, counted, told to whoever indexes it, and answered.
+ */
+async function privilegedWrite(
+  ctx: { emit(m: Sends<'git'>): void; reply(value: unknown): void },
+  s: State,
+  caller: VaultCaller,
+  metric: string,
+  commitOp: CommitOp,
+  plan: () => Promise<VaultOp | VaultOp[]>,
+): Promise<void> {
+  const result: MutationResult =
+    s.kind === 'off'
+      ? fail('unavailable', s.reason)
+      : await mutate(s, plan, { ...caller, mayReadSensitive: false }, { commitOp, privileged: true });
+  writes.inc({ op: metric, outcome: result.ok ? 'ok' : result.reason });
+  if (result.ok) touched(ctx, result.paths);
+  ctx.reply(result);
+}
+
 runActor<GitMsg, Sends<'git'>, State>(
   async (msg, ctx) => {
     const s = ctx.state;
@@ -172,51 +194,18 @@ runActor<GitMsg, Sends<'git'>, State>(
         ctx.reply(answer);
         return;
       }
-      case 'git.forget': {
-        const caller = { ...msg.caller, mayReadSensitive: false };
-        const result: MutationResult =
-          s.kind === 'off'
-            ? fail('unavailable', s.reason)
-            : await mutate(s, () => planForget(cfg.vault, memory, msg.lines), caller, { commitOp: 'forget', privileged: true });
-        writes.inc({ op: 'forget', outcome: result.ok ? 'ok' : result.reason });
-        if (result.ok) touched(ctx, result.paths);
-        ctx.reply(result);
-        return;
-      }
-      case 'git.dream_journal': {
-        const caller = { ...msg.caller, mayReadSensitive: false };
-        const result: MutationResult =
-          s.kind === 'off'
-            ? fail('unavailable', s.reason)
-            : await mutate(s, () => planJournal(cfg.vault, memory, msg.line), caller, { commitOp: 'write', privileged: true });
-        writes.inc({ op: 'dream_journal', outcome: result.ok ? 'ok' : result.reason });
-        if (result.ok) touched(ctx, result.paths);
-        ctx.reply(result);
-        return;
-      }
-      case 'git.dream_memory_md': {
-        const caller = { ...msg.caller, mayReadSensitive: false };
-        const op: VaultOp = { op: 'write', path: MEMORY_MD, content: msg.content };
-        const result: MutationResult =
-          s.kind === 'off'
-            ? fail('unavailable', s.reason)
-            : await mutate(s, async () => op, caller, { commitOp: 'write', privileged: true });
-        writes.inc({ op: 'dream_memory_md', outcome: result.ok ? 'ok' : result.reason });
-        if (result.ok) touched(ctx, result.paths);
-        ctx.reply(result);
-        return;
-      }
-      case 'git.curation': {
-        const caller = { ...msg.caller, mayReadSensitive: false };
-        const result: MutationResult =
-          s.kind === 'off'
-            ? fail('unavailable', s.reason)
-            : await mutate(s, () => planCuration(cfg.vault, msg), caller, { commitOp: 'write', privileged: true });
-        writes.inc({ op: 'curation', outcome: result.ok ? 'ok' : result.reason });
-        if (result.ok) touched(ctx, result.paths);
-        ctx.reply(result);
-        return;
-      }
+      case 'git.forget':
+        return privilegedWrite(ctx, s, msg.caller, 'forget', 'forget', () => planForget(cfg.vault, memory, msg.lines));
+      case 'git.dream_journal':
+        return privilegedWrite(ctx, s, msg.caller, 'dream_journal', 'write', () => planJournal(cfg.vault, memory, msg.line));
+      case 'git.dream_memory_md':
+        return privilegedWrite(ctx, s, msg.caller, 'dream_memory_md', 'write', async () => ({
+          op: 'write',
+          path: MEMORY_MD,
+          content: msg.content,
+        }));
+      case 'git.curation':
+        return privilegedWrite(ctx, s, msg.caller, 'curation', 'write', () => planCuration(cfg.vault, msg));
       case 'git.undo_run': {
         if (s.kind === 'off') {
           ctx.reply(fail('git_failed', s.reason));
