@@ -171,7 +171,7 @@ async function indexVaultDated(
   const file = path.join(dir, `vault-${round}-dated.sqlite`);
   const db = openIndex(file, { readonly: false });
   const w = new IndexWriter(db, { model: null, chunkerVersion: 'bench', now: Date.now });
-  // as a store writer starting: the log is read at start, beside the watcher's first scan (timed on its own)
+  // the log, read once before the first note with new facts (timed on its own)
   const dating = new GitDating(repo);
   const l0 = process.hrtime.bigint();
   await dating.prefetch();

@@ -167,8 +167,6 @@ runActor<StoreMsg, Sends<'store'>, State>(
         ctx.emit({ type: 'gateway.indexed', path: d.path, contentHash: d.state?.contentHash ?? null });
     }
   },
-  () => {
-    void dating.prefetch(); // the repository's log, read while the first scan runs (recorded-at.ts)
-    return openOrWait();
-  },
+  // git's log for dating facts is read when a note first brings new facts (recorded-at.ts), not at every start
+  () => openOrWait(),
 );

@@ -119,7 +119,7 @@ export class GitDating {
 
   #reading: Promise<Map<string, AddedOnce>> | null = null;
 
-  /** Reads the log now (the store writer starts it at start, so it overlaps the first scan rather than a note's write). */
+  /** Reads the log now (the bench times it on its own; the store writer reads it when a note first brings new facts). */
   prefetch(): Promise<unknown> {
     return this.#addedOnce();
   }
