@@ -24,7 +24,7 @@ import { openIndex } from '../actors/store-writer/schema.js';
 import { GitDating } from '../actors/store-writer/recorded-at.js';
 import { vaultPath, type FactDraft, type ParsedNote } from '../messages/common.js';
 import type { TokenCounter } from '../messages/embedding.js';
-import { intArg, machine, median, pct, printTable, REPO, rng, writeResults } from './harness.js';
+import { intArg, machine, median, pct, personDoc, printTable, REPO, rng, writeResults } from './harness.js';
 
 const FACTS = intArg('facts', 100_000);
 const QUERIES = intArg('queries', 2000);
@@ -67,20 +67,7 @@ function bigIndex(dir: string): string {
           line: 3 + i,
         };
       });
-      const text = `Person ${n}`;
-      w.upsertDocument({
-        sourceType: 'vault',
-        sourceId: `People/Person ${n}.md`,
-        title: text,
-        contentHash: String(n),
-        mtimeMs: 1,
-        size: 1,
-        metadata: {},
-        tags: [],
-        sensitive: false,
-        chunks: [{ seq: 0, content: text, headingPath: [], startLine: 1, endLine: 1, tokenCount: 2, hash: `h${n}`, vector: null }],
-        facts,
-      });
+      w.upsertDocument(personDoc(n, facts));
     }
   });
   db.close();
