@@ -87,24 +87,15 @@ server.close();
 rmSync(dir, { recursive: true, force: true });
 
 const us = (x: number) => x.toFixed(1);
-const rows = [
-  [
-    'in process (gate + grant)',
-    us(pct(inProcess.owner, 50)),
-    us(pct(inProcess.agent, 50)),
-    us(pct(inProcess.agent, 50) - pct(inProcess.owner, 50)),
-    us(pct(inProcess.owner, 90)),
-    us(pct(inProcess.agent, 90)),
-  ],
-  [
-    'loopback HTTP round trip',
-    us(pct(http.owner, 50)),
-    us(pct(http.agent, 50)),
-    us(pct(http.agent, 50) - pct(http.owner, 50)),
-    us(pct(http.owner, 90)),
-    us(pct(http.agent, 90)),
-  ],
+const row = (label: string, r: { owner: number[]; agent: number[] }) => [
+  label,
+  us(pct(r.owner, 50)),
+  us(pct(r.agent, 50)),
+  us(pct(r.agent, 50) - pct(r.owner, 50)),
+  us(pct(r.owner, 90)),
+  us(pct(r.agent, 90)),
 ];
+const rows = [row('in process (gate + grant)', inProcess), row('loopback HTTP round trip', http)];
 const m = machine();
 console.log(
   `auth + scope check per call, µs (${rounds} rounds × ${iters} checks; ${requests} HTTP requests per kind) on ${m.cpu} ×${m.cpus}, load ${m.loadavg1m.toFixed(1)}`,

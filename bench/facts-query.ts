@@ -22,9 +22,9 @@ import { IndexReader } from '../actors/store-writer/index-reader.js';
 import { IndexWriter } from '../actors/store-writer/index-writer.js';
 import { openIndex } from '../actors/store-writer/schema.js';
 import { GitDating } from '../actors/store-writer/recorded-at.js';
-import { vaultPath, type FactDraft } from '../messages/common.js';
+import { vaultPath, type FactDraft, type ParsedNote } from '../messages/common.js';
 import type { TokenCounter } from '../messages/embedding.js';
-import { intArg, machine, median, pct, printTable, REPO, rng, writeResults } from './harness.js';
+import { intArg, machine, median, pct, personDoc, printTable, REPO, rng, writeResults } from './harness.js';
 
 const FACTS = intArg('facts', 100_000);
 const QUERIES = intArg('queries', 2000);
@@ -67,20 +67,7 @@ function bigIndex(dir: string): string {
           line: 3 + i,
         };
       });
-      const text = `Person ${n}`;
-      w.upsertDocument({
-        sourceType: 'vault',
-        sourceId: `People/Person ${n}.md`,
-        title: text,
-        contentHash: String(n),
-        mtimeMs: 1,
-        size: 1,
-        metadata: {},
-        tags: [],
-        sensitive: false,
-        chunks: [{ seq: 0, content: text, headingPath: [], startLine: 1, endLine: 1, tokenCount: 2, hash: `h${n}`, vector: null }],
-        facts,
-      });
+      w.upsertDocument(personDoc(n, facts));
     }
   });
   db.close();
@@ -132,6 +119,23 @@ function exampleNotes(): Array<{ rel: string; bytes: Buffer }> {
   return out;
 }
 
+/** The index document of one parsed vault note, without vectors (and with its facts when `withFacts`). */
+function noteDoc(rel: string, bytes: Buffer, n: ParsedNote, withFacts: boolean): Parameters<IndexWriter['upsertDocument']>[0] {
+  return {
+    sourceType: 'vault',
+    sourceId: rel,
+    title: n.title,
+    contentHash: n.contentHash,
+    mtimeMs: 1,
+    size: bytes.length,
+    metadata: { frontmatter: n.frontmatter, links: n.links },
+    tags: n.tags,
+    sensitive: n.sensitive,
+    chunks: n.chunks.map((c) => ({ ...c, vector: null })),
+    ...(withFacts ? { facts: n.facts } : {}),
+  };
+}
+
 /** Chunk and store every example note into a fresh index, with or without facts; ms. */
 function indexVault(dir: string, notes: Array<{ rel: string; bytes: Buffer }>, withFacts: boolean, round: number): number {
   const file = path.join(dir, `vault-${round}-${withFacts}.sqlite`);
@@ -142,19 +146,7 @@ function indexVault(dir: string, notes: Array<{ rel: string; bytes: Buffer }>, w
       const r = parseNote(vaultPath(rel), bytes, tokens, opts);
       if (!r.ok) continue;
       const n = r.note;
-      w.upsertDocument({
-        sourceType: 'vault',
-        sourceId: rel,
-        title: n.title,
-        contentHash: n.contentHash,
-        mtimeMs: 1,
-        size: bytes.length,
-        metadata: { frontmatter: n.frontmatter, links: n.links },
-        tags: n.tags,
-        sensitive: n.sensitive,
-        chunks: n.chunks.map((c) => ({ ...c, vector: null })),
-        ...(withFacts ? { facts: n.facts } : {}),
-      });
+      w.upsertDocument(noteDoc(rel, bytes, n, withFacts));
     }
   });
   db.close();
@@ -182,19 +174,7 @@ async function indexVaultDated(
     if (!r.ok) continue;
     const n = r.note;
     if (n.facts.length) await dating.stamp(db, 'default', rel, n.facts, n.contentHash);
-    w.upsertDocument({
-      sourceType: 'vault',
-      sourceId: rel,
-      title: n.title,
-      contentHash: n.contentHash,
-      mtimeMs: 1,
-      size: bytes.length,
-      metadata: { frontmatter: n.frontmatter, links: n.links },
-      tags: n.tags,
-      sensitive: n.sensitive,
-      chunks: n.chunks.map((c) => ({ ...c, vector: null })),
-      facts: n.facts,
-    });
+    w.upsertDocument(noteDoc(rel, bytes, n, true));
   }
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   db.close();

@@ -8,6 +8,8 @@ import { loadConfig, type Config } from '../config/load.js';
 import { makeLogger } from '../supervisors/runtime/log.js';
 import { ensureUseLiteModelFile } from '../actors/embedder/use-lite/build-onnx.js';
 import { Daemon } from '../main/daemon.js';
+import type { IndexWriter } from '../actors/store-writer/index-writer.js';
+import type { FactDraft } from '../messages/common.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..'); // dist/bench → repo
 import { CORPORA, corpusFiles } from '../test/helpers/corpora.js';
@@ -98,6 +100,24 @@ export function writeResults(name: string, data: unknown): string {
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(data, null, 2) + '\n');
   return out;
+}
+
+/** Person `n` as the fact benches index it: a one-line note `People/Person <n>.md` carrying `facts`, no vectors. */
+export function personDoc(n: number, facts: FactDraft[]): Parameters<IndexWriter['upsertDocument']>[0] {
+  const title = `Person ${n}`;
+  return {
+    sourceType: 'vault',
+    sourceId: `People/${title}.md`,
+    title,
+    contentHash: String(n),
+    mtimeMs: 1,
+    size: 1,
+    metadata: {},
+    tags: [],
+    sensitive: false,
+    chunks: [{ seq: 0, content: title, headingPath: [], startLine: 1, endLine: 1, tokenCount: 2, hash: `h${n}`, vector: null }],
+    facts,
+  };
 }
 
 // ---- corpora and temp vaults ----

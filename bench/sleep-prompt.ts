@@ -14,7 +14,7 @@ import { factsAt } from '../actors/store-writer/facts-reader.js';
 import { IndexWriter } from '../actors/store-writer/index-writer.js';
 import { openIndex } from '../actors/store-writer/schema.js';
 import type { FactDraft } from '../messages/common.js';
-import { intArg, machine, median, printTable, rng, writeResults } from './harness.js';
+import { intArg, machine, median, personDoc, printTable, rng, writeResults } from './harness.js';
 
 const FACTS = intArg('facts', 100_000);
 const ROUNDS = intArg('rounds', 9);
@@ -44,20 +44,7 @@ function bigIndex(file: string): void {
         confidence: null,
         line: 3 + i,
       }));
-      const title = `Person ${n}`;
-      w.upsertDocument({
-        sourceType: 'vault',
-        sourceId: `People/${title}.md`,
-        title,
-        contentHash: String(n),
-        mtimeMs: 1,
-        size: 1,
-        metadata: {},
-        tags: [],
-        sensitive: false,
-        chunks: [{ seq: 0, content: title, headingPath: [], startLine: 1, endLine: 1, tokenCount: 2, hash: `h${n}`, vector: null }],
-        facts,
-      });
+      w.upsertDocument(personDoc(n, facts));
     }
   });
   db.close();

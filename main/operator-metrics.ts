@@ -33,26 +33,29 @@ export function operatorMetrics(registry: Registry, board: Board, paths: Operato
       this.set({ source: 'episodes' }, board.get('memoryPending'));
     },
   });
-  new Gauge<'state'>({
-    name: 'memvault_embedder_state',
-    help: 'The embedder state: 1 for the current one (ready; starting; unavailable = searches answer keyword-only)',
-    labelNames: ['state'],
-    registers,
-    collect() {
-      const now = stateName(EMBEDDER_STATES, board.get('embedderState'), 'starting');
-      for (const s of EMBEDDER_STATES) this.set({ state: s }, s === now ? 1 : 0);
-    },
-  });
-  new Gauge<'state'>({
-    name: 'memvault_git_writer_state',
-    help: 'The git writer state: 1 for the current one (ready, starting, or why writes are off)',
-    labelNames: ['state'],
-    registers,
-    collect() {
-      const now = stateName(GIT_STATES, board.get('gitState'), 'starting');
-      for (const s of GIT_STATES) this.set({ state: s }, s === now ? 1 : 0);
-    },
-  });
+  const stateGauge = (name: string, help: string, states: readonly string[], key: 'embedderState' | 'gitState') =>
+    new Gauge<'state'>({
+      name,
+      help,
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const now = stateName(states, board.get(key), 'starting');
+        for (const s of states) this.set({ state: s }, s === now ? 1 : 0);
+      },
+    });
+  stateGauge(
+    'memvault_embedder_state',
+    'The embedder state: 1 for the current one (ready; starting; unavailable = searches answer keyword-only)',
+    EMBEDDER_STATES,
+    'embedderState',
+  );
+  stateGauge(
+    'memvault_git_writer_state',
+    'The git writer state: 1 for the current one (ready, starting, or why writes are off)',
+    GIT_STATES,
+    'gitState',
+  );
   const disk = (stat: 'free' | 'size') =>
     function (this: Gauge<'path'>) {
       for (const [name, dir] of Object.entries(paths)) {

@@ -2,12 +2,9 @@
 // `<data dir>/recall/YYYY-MM-DD.jsonl` (UTC day), kept under `recall.max_mb` by dropping the oldest day files first.
 // The signal later consolidation uses; `memvault recall` reads it. Losing a line to a crash costs a signal, not data,
 // so lines are appended without an fsync each.
-import { appendFile, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchResponse, SearchResult } from './index-view.js';
-import { trimDayFiles } from './day-files.js';
-
-const FILE = /^\d{4}-\d{2}-\d{2}\.jsonl$/;
+import { DayFileWriter } from './day-files.js';
 
 export interface RecallEntry {
   at: string;
@@ -27,17 +24,14 @@ export function recallId(r: SearchResult): string {
 }
 
 export class RecallLog {
-  readonly #dir: string;
-  readonly #maxBytes: number;
+  readonly #writer: DayFileWriter;
   readonly #wallNow: () => number;
-  #bytes: number | null = null;
   #chain: Promise<unknown> = Promise.resolve();
   /** Told the log's size after each append (a gauge). */
   onSize: (bytes: number) => void = () => {};
 
   constructor(dataDir: string, maxMb: number, wallNow: () => number = Date.now) {
-    this.#dir = path.join(dataDir, 'recall');
-    this.#maxBytes = Math.round(maxMb * 1024 * 1024);
+    this.#writer = new DayFileWriter(path.join(dataDir, 'recall'), maxMb);
     this.#wallNow = wallNow;
   }
 
@@ -57,34 +51,11 @@ export class RecallLog {
   }
 
   async #append(e: RecallEntry): Promise<void> {
-    const line = `${JSON.stringify(e)}\n`;
-    if (this.#bytes === null) {
-      await mkdir(this.#dir, { recursive: true, mode: 0o700 });
-      this.#bytes = await this.size();
-    }
-    await appendFile(path.join(this.#dir, `${e.at.slice(0, 10)}.jsonl`), line, { mode: 0o600 });
-    this.#bytes += Buffer.byteLength(line);
-    if (this.#bytes > this.#maxBytes) this.#bytes = await this.#trim();
-    this.onSize(this.#bytes);
+    this.onSize(await this.#writer.append(e.at.slice(0, 10), `${JSON.stringify(e)}\n`));
   }
 
   /** Bytes in the recall files now. */
-  async size(): Promise<number> {
-    let n = 0;
-    for (const f of await this.#files()) n += (await stat(path.join(this.#dir, f)).catch(() => ({ size: 0 }))).size;
-    return n;
-  }
-
-  /** Drops the oldest day files until the log fits; today's alone over the cap keeps its newer half. Returns the size. */
-  async #trim(): Promise<number> {
-    return trimDayFiles(this.#dir, await this.#files(), this.#maxBytes);
-  }
-
-  async #files(): Promise<string[]> {
-    try {
-      return (await readdir(this.#dir)).filter((f) => FILE.test(f)).sort();
-    } catch {
-      return [];
-    }
+  size(): Promise<number> {
+    return this.#writer.size();
   }
 }

@@ -1,20 +1,11 @@
 // The fact log's appends, as the git writer makes them: today's day log (or the tombstones file) read, one line added,
 // written back through the vault writer's privileged write — so the intent journal, the atomic write and one commit
 // per change hold for the fact log too. Built inside the writer's serial section: two appends never read the same text.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FactInput, VaultOp } from '../../messages/vault-ops.js';
 import { appendToDayLog, factId, formatFactLine, localDay, parseFactLine } from '../memory/fact-log.js';
 import type { MemoryPaths } from '../memory/paths.js';
-
-async function current(abs: string): Promise<Buffer | null> {
-  try {
-    return await readFile(abs);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-}
+import { readIfPresent } from '../memory/read-if-present.js';
 
 export interface RememberPlan {
   op: Extract<VaultOp, { op: 'write' }>;
@@ -35,7 +26,7 @@ export function rememberProblem(fact: FactInput): string | null {
 export async function planRemember(vault: string, paths: MemoryPaths, fact: FactInput, now: number): Promise<RememberPlan> {
   const { date, time } = localDay(now);
   const rel = paths.dayLog(date);
-  const bytes = await current(path.join(vault, rel));
+  const bytes = await readIfPresent(path.join(vault, rel));
   const line = formatFactLine({ content: fact.content, category: fact.category ?? null, tags: fact.tags });
   const appended = appendToDayLog(bytes?.toString('utf8') ?? null, date, time, fact.who, line);
   // the id of the line as it reads back, so the search result and the answer always agree
@@ -51,7 +42,7 @@ export async function planRemember(vault: string, paths: MemoryPaths, fact: Fact
 
 /** The tombstones file with `lines` (JSON objects, one per line) appended. */
 export async function planForget(vault: string, paths: MemoryPaths, lines: string[]): Promise<Extract<VaultOp, { op: 'write' }>> {
-  const bytes = await current(path.join(vault, paths.tombstones));
+  const bytes = await readIfPresent(path.join(vault, paths.tombstones));
   const text = bytes?.toString('utf8') ?? '';
   const base = text === '' || text.endsWith('\n') ? text : `${text}\n`;
   return { op: 'write', path: paths.tombstones, content: `${base}${lines.map((l) => `${l}\n`).join('')}` };

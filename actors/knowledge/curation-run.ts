@@ -2,7 +2,6 @@
 // listed as no longer true) go to the model, which answers {"ops": [...]}; the ops engine (user-md.ts) checks and
 // applies them, and the outcome decides the write — USER.md and its audit line in one commit through the git writer,
 // the audit line alone when everything was rejected, nothing at all when every op was a no-op.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Failure } from '../../messages/common.js';
 import { sha256Hex } from '../../messages/hash.js';
@@ -10,6 +9,7 @@ import type { NoteOutcome } from '../../messages/to-scheduler.js';
 import type { MutationResult } from '../../messages/vault-ops.js';
 import { isForgotten, parseDayLog, parseTombstones } from '../memory/fact-log.js';
 import type { MemoryPaths } from '../memory/paths.js';
+import { readIfPresent } from '../memory/read-if-present.js';
 import type { Excerpt } from '../scheduler/templates/vars.js';
 import { isSensitive, readFrontmatter } from '../chunker/frontmatter.js';
 import { USER_MD } from '../git-writer/curation-writes.js';
@@ -35,18 +35,9 @@ export interface CurationReport extends NoteOutcome {
   retry?: boolean;
 }
 
-async function readText(abs: string): Promise<Buffer | null> {
-  try {
-    return await readFile(abs);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-}
-
 /** The fact log's facts of `days` (forgotten ones left out), and the facts forgotten in that window, newest day first. */
 export async function recentMaterial(vault: string, memory: MemoryPaths, days: string[], maxChars: number): Promise<Excerpt[]> {
-  const tombText = (await readText(path.join(vault, memory.tombstones)))?.toString('utf8') ?? '';
+  const tombText = (await readIfPresent(path.join(vault, memory.tombstones)))?.toString('utf8') ?? '';
   const tombs = parseTombstones(tombText);
   const out: Excerpt[] = [];
   let left = maxChars;
@@ -70,7 +61,7 @@ export async function recentMaterial(vault: string, memory: MemoryPaths, days: s
   for (const date of days) {
     if (left <= 0) break;
     const rel = memory.dayLog(date);
-    const bytes = await readText(path.join(vault, ...rel.split('/')));
+    const bytes = await readIfPresent(path.join(vault, ...rel.split('/')));
     if (!bytes) continue;
     const [y, m, d] = date.split('-').map(Number) as [number, number, number];
     const facts = parseDayLog(bytes.toString('utf8'), date).filter((f) => {
@@ -89,7 +80,7 @@ export async function recentMaterial(vault: string, memory: MemoryPaths, days: s
 }
 
 export async function runCuration(d: CurationRunDeps): Promise<CurationReport> {
-  const bytes = await readText(path.join(d.vault, USER_MD));
+  const bytes = await readIfPresent(path.join(d.vault, USER_MD));
   const current = bytes?.toString('utf8') ?? '';
   // a sensitive note never reaches the model, USER.md included
   if (isSensitive(readFrontmatter(current.replace(/^\ufeff/, '').split(/\r?\n/))))

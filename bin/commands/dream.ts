@@ -1,9 +1,9 @@
 // The dream from the command line: `memvault consolidate [--force]` (a run now, through the running daemon or one
 // started for it), `memvault dream status`, and `memvault undo --run RUN_ID` (every commit of one run reverted).
 import type { DreamStatus, TickResult, UndoRunResult } from '../../messages/dream.js';
-import { configFor, EXIT, type Args, UsageError } from '../args.js';
-import { callDaemon, findDaemon } from '../client.js';
-import { daemonFor } from './run.js';
+import { EXIT, type Args, UsageError } from '../args.js';
+import { callDaemon } from '../client.js';
+import { callOnce, runningDaemon } from './run.js';
 
 function print(a: Args, value: unknown, text: string): void {
   process.stdout.write(a.json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
@@ -30,28 +30,16 @@ export function describeTick(r: TickResult): string {
 
 export async function consolidateCommand(a: Args): Promise<number> {
   if (a.rest.length) throw new UsageError('consolidate takes no arguments: `memvault consolidate [--force]`');
-  const { d, stop } = await daemonFor(a);
-  let r: TickResult;
-  try {
-    r = await callDaemon<TickResult>(d, 'POST', '/v1/consolidate', { force: a.force }, 60 * 60_000);
-  } catch (err) {
-    process.stderr.write(`memvault: ${(err as Error).message}\n`);
-    return EXIT.failure;
-  } finally {
-    await stop();
-  }
+  const r = await callOnce<TickResult>(a, 'POST', '/v1/consolidate', { force: a.force }, 60 * 60_000);
+  if (r === null) return EXIT.failure;
   print(a, r, describeTick(r));
   return r.outcome === 'failed' || r.outcome === 'no_progress' ? EXIT.failure : EXIT.ok;
 }
 
 export async function dreamStatusCommand(a: Args): Promise<number> {
   if (a.rest[0] !== 'status' || a.rest.length > 1) throw new UsageError('`memvault dream status` shows the dream’s state');
-  const cfg = configFor(a, { vaultRequired: false });
-  const d = await findDaemon(cfg.data_dir);
-  if (!d) {
-    process.stderr.write(`memvault: no daemon serves ${cfg.vault}; start it (memvault start) to see the dream\n`);
-    return EXIT.failure;
-  }
+  const d = await runningDaemon(a, 'the dream');
+  if (!d) return EXIT.failure;
   const s = await callDaemon<DreamStatus>(d, 'GET', '/v1/dream');
   const last = s.last_run;
   print(
@@ -71,17 +59,8 @@ export async function dreamStatusCommand(a: Args): Promise<number> {
 
 export async function undoCommand(a: Args): Promise<number> {
   if (!a.run) throw new UsageError('undo needs the run: `memvault undo --run RUN_ID` (the id `memvault dream status` shows)');
-  const { d, stop } = await daemonFor(a);
-  let u: UndoRunResult;
-  try {
-    u = await callDaemon<UndoRunResult>(d, 'POST', '/v1/dream/undo', { run: a.run }, 10 * 60_000);
-  } catch (err) {
-    process.stderr.write(`memvault: ${(err as Error).message}\n`);
-    return EXIT.failure;
-  } finally {
-    await stop();
-  }
-  if (!u.ok) return EXIT.failure;
+  const u = await callOnce<UndoRunResult>(a, 'POST', '/v1/dream/undo', { run: a.run }, 10 * 60_000);
+  if (u === null || !u.ok) return EXIT.failure;
   print(a, u, `undid dream run ${u.run}: ${u.commits.length} commits reverted (${u.paths.join(', ')})`);
   return EXIT.ok;
 }

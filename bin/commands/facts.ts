@@ -1,11 +1,7 @@
 // `memvault facts | timeline | add-fact | invalidate | delete-fact`: the knowledge tools from the command line. They
 // call the running daemon's tools over HTTP; without one, a daemon is started in this process for the call.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { Daemon } from '../../main/daemon.js';
-import { makeLogger } from '../../supervisors/runtime/log.js';
-import { configFor, EXIT, UsageError, type Args } from '../args.js';
-import { findDaemon } from '../client.js';
+import { configFor, UsageError, type Args } from '../args.js';
+import { callToolCommand } from '../tool-call.js';
 
 interface Fact {
   id: number;
@@ -83,30 +79,5 @@ function render(command: string, body: Record<string, unknown>): string {
 export async function factsCommand(command: string, a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: false });
   const { tool, args } = request(command, a);
-  let daemon: Daemon | null = null;
-  let up = await findDaemon(cfg.data_dir);
-  if (!up) {
-    const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir, toStderr: true });
-    daemon = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log, logToStderr: true });
-    await daemon.start();
-    await daemon.whenCaughtUp();
-    up = {
-      url: `http://127.0.0.1:${daemon.board.get('gatewayPort')}`,
-      token: readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim(),
-    };
-  }
-  try {
-    const r = await fetch(`${up.url}/v1/tools/${tool}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${up.token}`, 'content-type': 'application/json', 'x-memvault-agent': a.agent ?? 'cli' },
-      body: JSON.stringify(args),
-    });
-    const body = (await r.json()) as Record<string, unknown> & { error?: { reason: string; message: string } };
-    if (a.json) process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
-    else if (!r.ok) process.stderr.write(`memvault: ${body.error?.reason}: ${body.error?.message}\n`);
-    else process.stdout.write(render(command, body));
-    return r.ok ? EXIT.ok : EXIT.failure;
-  } finally {
-    await daemon?.stop(`${command} done`, 0);
-  }
+  return callToolCommand(cfg, a, tool, args, (body) => render(command, body), `${command} done`);
 }

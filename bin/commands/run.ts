@@ -24,29 +24,42 @@ export async function daemonFor(a: Args): Promise<{ d: Endpoint; stop: () => Pro
   return { d: { url, token: readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim() }, stop: () => daemon.stop('memvault run done') };
 }
 
+/** One call through `daemonFor` (the daemon stopped after it); a failed call is printed and comes back as null. */
+export async function callOnce<T>(a: Args, method: 'GET' | 'POST', route: string, body: unknown, timeoutMs: number): Promise<T | null> {
+  const { d, stop } = await daemonFor(a);
+  try {
+    return await callDaemon<T>(d, method, route, body, timeoutMs);
+  } catch (err) {
+    process.stderr.write(`memvault: ${(err as Error).message}\n`);
+    return null;
+  } finally {
+    await stop();
+  }
+}
+
+/** The running daemon, or null with a line on stderr saying to start it to see `what`. */
+export async function runningDaemon(a: Args, what: string): Promise<Endpoint | null> {
+  const cfg = configFor(a, { vaultRequired: false });
+  const d = await findDaemon(cfg.data_dir);
+  if (!d) process.stderr.write(`memvault: no daemon serves ${cfg.vault}; start it (memvault start) to see ${what}\n`);
+  return d;
+}
+
 export async function runCommand(a: Args): Promise<number> {
   const job = a.rest[0];
   if (!job || a.rest.length > 1) throw new UsageError('run needs one JOB, e.g. `memvault run daily_reflection --date 2026-11-19`');
   if (a.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(a.date)) throw new UsageError('--date must be YYYY-MM-DD');
-  const { d, stop } = await daemonFor(a);
-  let r: JobRunResult;
-  try {
-    r = await callDaemon<JobRunResult>(
-      d,
-      'POST',
-      `/v1/jobs/${encodeURIComponent(job)}/run`,
-      {
-        ...(a.date ? { date: a.date } : {}),
-        ...(a.event ? { event: a.event } : {}),
-      },
-      30 * 60_000,
-    );
-  } catch (err) {
-    process.stderr.write(`memvault: ${(err as Error).message}\n`);
-    return EXIT.failure;
-  } finally {
-    await stop();
-  }
+  const r = await callOnce<JobRunResult>(
+    a,
+    'POST',
+    `/v1/jobs/${encodeURIComponent(job)}/run`,
+    {
+      ...(a.date ? { date: a.date } : {}),
+      ...(a.event ? { event: a.event } : {}),
+    },
+    30 * 60_000,
+  );
+  if (r === null) return EXIT.failure;
   if (a.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
   else {
     const lines = [
@@ -60,12 +73,8 @@ export async function runCommand(a: Args): Promise<number> {
 }
 
 export async function jobsCommand(a: Args): Promise<number> {
-  const cfg = configFor(a, { vaultRequired: false });
-  const d = await findDaemon(cfg.data_dir);
-  if (!d) {
-    process.stderr.write(`memvault: no daemon serves ${cfg.vault}; start it (memvault start) to see its jobs\n`);
-    return EXIT.failure;
-  }
+  const d = await runningDaemon(a, 'its jobs');
+  if (!d) return EXIT.failure;
   const l = await callDaemon<JobsList>(d, 'GET', '/v1/jobs');
   if (a.json) {
     process.stdout.write(JSON.stringify(l, null, 2) + '\n');

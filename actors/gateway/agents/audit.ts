@@ -1,27 +1,22 @@
 // The audit trail: every tool call and every refusal (who, what, target path or query hash, outcome, ms) appended to
 // `<data dir>/audit/YYYY-MM-DD.jsonl` (UTC day), kept under `audit.max_mb` by dropping the oldest day files first.
 // Appended in order, one at a time, without an fsync each (a crash may cost the last lines, never reorder them).
-import { appendFile, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuditEntry, AuditEvent } from './audit-entry.js';
-import { trimDayFiles } from '../day-files.js';
-
-const FILE = /^\d{4}-\d{2}-\d{2}\.jsonl$/;
+import { DayFileWriter, dayFiles } from '../day-files.js';
 
 export const auditDir = (dataDir: string): string => path.join(dataDir, 'audit');
 
 export class AuditLog {
-  readonly #dir: string;
-  readonly #maxBytes: number;
+  readonly #writer: DayFileWriter;
   readonly #wallNow: () => number;
-  #bytes: number | null = null;
   #chain: Promise<unknown> = Promise.resolve();
   /** Told of a failed append (the caller logs it and counts it); the call it records is not failed for it. */
   onError: (err: unknown) => void = () => {};
 
   constructor(dataDir: string, maxMb: number, wallNow: () => number = Date.now) {
-    this.#dir = auditDir(dataDir);
-    this.#maxBytes = Math.round(maxMb * 1024 * 1024);
+    this.#writer = new DayFileWriter(auditDir(dataDir), maxMb);
     this.#wallNow = wallNow;
   }
 
@@ -39,34 +34,7 @@ export class AuditLog {
   }
 
   async #append(e: AuditEntry): Promise<void> {
-    const line = `${JSON.stringify(e)}\n`;
-    if (this.#bytes === null) {
-      await mkdir(this.#dir, { recursive: true, mode: 0o700 });
-      this.#bytes = await this.#size();
-    }
-    await appendFile(path.join(this.#dir, `${e.t.slice(0, 10)}.jsonl`), line, { mode: 0o600 });
-    this.#bytes += Buffer.byteLength(line);
-    if (this.#bytes > this.#maxBytes) this.#bytes = await this.#trim();
-  }
-
-  async #size(): Promise<number> {
-    let n = 0;
-    for (const f of await auditFiles(this.#dir)) n += (await stat(path.join(this.#dir, f)).catch(() => ({ size: 0 }))).size;
-    return n;
-  }
-
-  /** Drops the oldest day files until the trail fits; today's alone over the cap keeps its newer half. */
-  async #trim(): Promise<number> {
-    return trimDayFiles(this.#dir, await auditFiles(this.#dir), this.#maxBytes);
-  }
-}
-
-/** The day files, oldest first. */
-export async function auditFiles(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(dir)).filter((f) => FILE.test(f)).sort();
-  } catch {
-    return [];
+    await this.#writer.append(e.t.slice(0, 10), `${JSON.stringify(e)}\n`);
   }
 }
 
@@ -81,7 +49,7 @@ export async function readAudit(dataDir: string, q: AuditQuery): Promise<AuditEn
   const dir = auditDir(dataDir);
   const sinceDay = q.since !== undefined ? new Date(q.since).toISOString().slice(0, 10) : '';
   const out: AuditEntry[] = [];
-  for (const f of await auditFiles(dir)) {
+  for (const f of await dayFiles(dir)) {
     if (f.slice(0, 10) < sinceDay) continue;
     const text = await readFile(path.join(dir, f), 'utf8').catch(() => '');
     for (const line of text.split('\n')) {
