@@ -74,12 +74,13 @@ const skillsSchema = z
       .default({}),
     /**
      * The nightly extraction (actors/scheduler/skills/sleep.ts): memories and facts from what happened since its last
-     * run. `autonomy` low: memories only, no facts written into notes.
+     * run. `autonomy` low: memories only, no facts written into notes. 02:45: before the person profiles (03:15) and
+     * the USER.md curation (04:30), so both read the night's memories and facts, and never at the same minute.
      */
     sleep: z
       .object({
         ...skill,
-        cron: cronExpr.default('15 3 * * *'),
+        cron: cronExpr.default('45 2 * * *'),
         /** Characters of episodes and fact log shown to the model (interactive 80 %, the rest 20 %). */
         budget_chars: z.number().int().min(1_000).max(1_000_000).default(50_000),
       })

@@ -1,4 +1,4 @@
-// The sleep job as the settings make it (coreJobs): on when an LLM is configured, at "15 3 * * *" in scheduler.tz by
+// The sleep job as the settings make it (coreJobs): on when an LLM is configured, at "45 2 * * *" in scheduler.tz by
 // default, its budget 50,000 characters unless set; and on the scheduler core's injected clock it idles with the
 // LLM's reason at its slot, is owed, and runs that slot once when the LLM is back — like every other LLM job.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,12 +19,12 @@ function config(t: { teardown(fn: () => unknown): void }, yaml: string) {
 
 const LLM = 'llm:\n  base_url: http://127.0.0.1:9/v1\n  models: { default: m }\n';
 
-t.test('defaults: on with an LLM, 03:15 in scheduler.tz, 50,000 characters', async (t) => {
+t.test('defaults: on with an LLM, 02:45 in scheduler.tz, 50,000 characters', async (t) => {
   const cfg = config(t, `${LLM}scheduler:\n  tz: Europe/Lisbon\n`)();
-  t.same(cfg.skills.sleep, { autonomy: 'medium', cron: '15 3 * * *', budget_chars: 50_000 });
+  t.same(cfg.skills.sleep, { autonomy: 'medium', cron: '45 2 * * *', budget_chars: 50_000 });
   t.same(
     coreJobs(cfg, 'Europe/Lisbon').find((j) => j.name === 'sleep'),
-    { name: 'sleep', enabled: true, schedule: { kind: 'cron', expr: '15 3 * * *', tz: 'Europe/Lisbon' } },
+    { name: 'sleep', enabled: true, schedule: { kind: 'cron', expr: '45 2 * * *', tz: 'Europe/Lisbon' } },
   );
   const off = config(t, '')();
   t.equal(coreJobs(off, 'UTC').find((j) => j.name === 'sleep')?.enabled, false, 'off without an LLM');
@@ -49,7 +49,7 @@ t.test('bad settings name the path and the rule', async (t) => {
 t.test('at its slot with the LLM down it idles, is owed, and runs once when the LLM is back', async (t) => {
   const cfg = config(t, `${LLM}scheduler:\n  tz: Europe/Lisbon\n`)();
   const jobs = coreJobs(cfg, 'Europe/Lisbon').filter((j) => j.name === 'sleep');
-  const r = coreRig(t, jobs, { start: '2026-11-26T03:14:00Z', tz: 'Europe/Lisbon' });
+  const r = coreRig(t, jobs, { start: '2026-11-26T02:44:00Z', tz: 'Europe/Lisbon' });
   r.idle.set('sleep', 'llm_unreachable: the endpoint does not answer');
   r.core.start();
   await pass(r.clock, 2 * MIN);
@@ -60,7 +60,7 @@ t.test('at its slot with the LLM down it idles, is owed, and runs once when the 
   await flush();
   await flush();
   t.equal(r.runs.length, 1);
-  t.match(r.runs[0], { job: 'sleep', slot: Date.parse('2026-11-26T03:15:00Z'), trigger: 'catch_up' }, 'Lisbon is on UTC in November');
+  t.match(r.runs[0], { job: 'sleep', slot: Date.parse('2026-11-26T02:45:00Z'), trigger: 'catch_up' }, 'Lisbon is on UTC in November');
   r.core.poke();
   await pass(r.clock, 10 * MIN, MIN);
   t.equal(r.runs.length, 1, 'once');
