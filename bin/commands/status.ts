@@ -1,6 +1,9 @@
-// `memvault status`: counts, pending, model, last error; `--files` lists every note with its state and reason.
+// `memvault status`: counts, pending, model, last error, and with a running daemon its supervision tree (each actor's
+// state, restarts and mailbox); `--files` lists every note with its state and reason.
 import type { IndexState } from '../../actors/gateway/index-view.js';
 import { llmStatus, type LlmStatus } from '../../actors/gateway/llm-status.js';
+import type { SupervisionStatus } from '../../actors/gateway/supervision-status.js';
+import type { SupervisionNode } from '../../messages/supervision.js';
 import { SOURCE_TYPES } from '../../messages/episodes.js';
 import { configFor, EXIT, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
@@ -12,10 +15,12 @@ export async function statusCommand(a: Args): Promise<number> {
   const view = openDirect(cfg);
   let index: IndexState | null = null;
   let llm: LlmStatus = llmStatus(cfg, null);
+  let supervision: SupervisionStatus | undefined;
   if (daemon) {
-    const s = await callDaemon<{ index: IndexState; llm?: LlmStatus }>(daemon, 'GET', '/v1/status');
+    const s = await callDaemon<{ index: IndexState; llm?: LlmStatus; supervision?: SupervisionStatus }>(daemon, 'GET', '/v1/status');
     index = s.index;
     llm = s.llm ?? llm;
+    supervision = s.supervision;
   } else if (view) index = view.state();
   const files: FileState[] = a.files || !daemon ? await fileStates(cfg, view) : [];
   if (!daemon && index) {
@@ -23,7 +28,14 @@ export async function statusCommand(a: Args): Promise<number> {
     index.files_total = files.length;
   }
   view?.close();
-  const out = { vault: cfg.vault, daemon: daemon ? daemon.url : null, index, llm, ...(a.files ? { files } : {}) };
+  const out = {
+    vault: cfg.vault,
+    daemon: daemon ? daemon.url : null,
+    index,
+    llm,
+    ...(supervision ? { supervision } : {}),
+    ...(a.files ? { files } : {}),
+  };
   if (a.json) {
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     return EXIT.ok;
@@ -43,6 +55,7 @@ export async function statusCommand(a: Args): Promise<number> {
     if (index.vector_search.reason) l.push(`vectors:  unavailable — ${index.vector_search.reason}`);
   }
   l.push(`llm:      ${llm.state}${llm.reason ? ` — ${llm.reason}` : ''}`);
+  if (supervision) l.push(...treeLines(supervision));
   const bad = files.filter((f) => f.state === 'failed' || f.state === 'skipped');
   if (bad.length) l.push(`problems: ${bad.length} file(s) not indexed; \`memvault status --files\` lists them`);
   if (a.files)
@@ -50,4 +63,21 @@ export async function statusCommand(a: Args): Promise<number> {
       l.push(`  ${f.state.padEnd(8)} ${f.path}${f.reason ? `  (${f.reason}${f.message ? `: ${f.message}` : ''})` : ''}`);
   process.stdout.write(l.join('\n') + '\n');
   return EXIT.ok;
+}
+
+/** The supervision tree as indented lines: each supervisor with its strategy, each actor with state, restarts, mailbox. */
+export function treeLines(s: SupervisionStatus): string[] {
+  if ('ok' in s) return [`actors:   unknown — ${s.reason}: ${s.message}`];
+  const out = ['actors:'];
+  const walk = (n: SupervisionNode, depth: number) => {
+    const pad = '  '.repeat(depth);
+    const health = `${n.state}, ${n.restarts} restart${n.restarts === 1 ? '' : 's'}`;
+    if (n.kind === 'actor') out.push(`${pad}${n.id.padEnd(Math.max(1, 24 - pad.length))} ${health}, mailbox ${n.mailbox}`);
+    else {
+      out.push(`${pad}${n.id} (supervisor, ${n.strategy}${depth > 1 ? `; ${health}` : ''})`);
+      for (const c of n.children) walk(c, depth + 1);
+    }
+  };
+  walk(s, 1);
+  return out;
 }

@@ -80,6 +80,16 @@ t.test('start serves search; SIGTERM stops it cleanly', async (t) => {
   t.equal(JSON.parse(s.stdout).results[0]?.path, 'Inbox/a.md');
   const st = JSON.parse((await cli(['status', '--vault', v.dir, '--json'])).stdout);
   t.equal(st.daemon, url);
+  t.match(st.supervision, { kind: 'supervisor', id: 'root', children: Array }, 'the running supervision tree');
+  // the text form lists every actor the tree runs with its state, restarts and mailbox
+  const text = (await cli(['status', '--vault', v.dir])).stdout;
+  const actors: string[] = [];
+  const walk = (n: { kind: string; id: string; children?: unknown[] }) =>
+    n.kind === 'actor' ? actors.push(n.id) : n.children!.forEach((c) => walk(c as typeof n));
+  walk(st.supervision);
+  t.ok(actors.length >= 5, `${actors.length} actors`);
+  for (const id of actors) t.match(text, new RegExp(`\\n\\s+${id}\\s+running, \\d+ restarts?, mailbox \\d+`), `${id} in the text status`);
+  t.match(text, /root \(supervisor, one_for_one|root \(supervisor, rest_for_one|root \(supervisor, one_for_all/);
   child.kill('SIGTERM');
   const [code] = await once(child, 'exit');
   t.equal(code, 0, 'clean exit');
