@@ -17,8 +17,10 @@ $(STAMP): package.json package-lock.json .npmrc
 	npm ci
 	@touch $@
 
+# tsc, then each thread's entry bundled into dist/bundle/ (bin/bundle.ts): a new thread loads one file, not hundreds
 build: install
 	npx tsc -p tsconfig.json
+	node dist/bin/bundle.js
 
 run: build
 	@# its own git repository: a vault inside this checkout's work tree would have writes refused (`inside_repo`)

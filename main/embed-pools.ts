@@ -5,6 +5,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { EmbedTask, PoolOutcome } from '../actors/embedder/pool-task.js';
 import { servePools, type PoolName } from '../actors/embedder/pool-api.js';
+import { entry } from '../supervisors/runtime/code-files.js';
 
 /** How long destroy waits for the tasks inside the threads before it ends them anyway. */
 const DRAIN_MS = 30_000;
@@ -45,7 +46,7 @@ export class EmbedPools {
       const bulk = name === 'bulk';
       const threads = bulk ? this.bulkThreads : 1;
       const piscina = new Piscina<EmbedTask, PoolOutcome>({
-        filename: new URL('../actors/embedder/pool-task.js', import.meta.url).href,
+        filename: entry('actors/embedder/pool-task.js').href,
         minThreads: bulk ? 0 : threads,
         maxThreads: threads,
         idleTimeout: bulk ? BULK_IDLE_MS : Infinity,

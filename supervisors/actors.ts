@@ -2,7 +2,9 @@
 // messages it sends to whom — the pipeline as data. The router (main/router.ts) delivers only what an actor declared
 // here, the trees (trees.ts) are built from it, each actor's `runActor` types come from it (an undeclared send does
 // not compile), and the README's diagram is generated from it (pipelineDiagram). A new actor is one entry.
+import path from 'node:path';
 import type { MsgOf, MsgType, RequestType } from '../messages/index.js';
+import { entry } from './runtime/code-files.js';
 
 export interface ActorSpec {
   /** The compiled worker module, relative to this file's compiled location (dist/supervisors/). */
@@ -244,7 +246,7 @@ export type Asks<A extends RoutedActor> = MsgOf<AsksOf<(typeof ACTORS)[A]>>;
 
 /** The compiled worker module of an actor. */
 export function workerFile(name: RoutedActor): URL {
-  return new URL(ACTORS[name].file, import.meta.url);
+  return entry(path.posix.join('supervisors', ACTORS[name].file));
 }
 
 /** Whether `from` declared `type` among its sends (or, with `request`, its requests). */

@@ -4,6 +4,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { FastItem, FastResult } from './fast-commit.js';
 import type { Identity } from './git-message.js';
+import { entry } from '../../supervisors/runtime/code-files.js';
 
 export interface SpawnRequest {
   id: number;
@@ -46,7 +47,7 @@ class Spawner {
   #gone = false;
 
   constructor(onExit: () => void) {
-    const file = new URL('./spawner-process.js', import.meta.url);
+    const file = entry('actors/git-writer/spawner-process.js');
     // execArgv: []: loaders and flags the daemon runs with (a test runner's, --cpu-prof) are not the spawner's
     const env = { ...process.env };
     delete env['NODE_OPTIONS'];

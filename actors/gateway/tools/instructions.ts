@@ -2,8 +2,10 @@
 // this vault's settings. Strict variables and filters: a template naming something missing fails at start.
 import { readFileSync } from 'node:fs';
 import { Liquid } from 'liquidjs';
+import path from 'node:path';
+import { PACKAGE_ROOT } from '../../../supervisors/runtime/code-files.js';
 
-const TEMPLATE = new URL('../../../../prompts/mcp-instructions.liquid', import.meta.url); // dist/actors/gateway/tools → repo
+const TEMPLATE = path.join(PACKAGE_ROOT, 'prompts', 'mcp-instructions.liquid');
 
 export interface InstructionVars {
   /** Top-level folders agents may write (writes.allowlist), or none when writes are off. */

@@ -4,7 +4,6 @@
 // broken one is a config error naming the file and line, not a failed note at night.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Liquid, type Template } from 'liquidjs';
 import { parseDocument } from 'yaml';
 import type { ConfigProblem } from '../../../config/load.js';
@@ -19,9 +18,10 @@ import {
   type VaultTemplate,
   type VaultVars,
 } from './vars.js';
+import { PACKAGE_ROOT } from '../../../supervisors/runtime/code-files.js';
 
-/** The bundled templates: `<repo>/prompts` (this file runs from dist/actors/scheduler/templates/). */
-export const BUNDLED_DIR = fileURLToPath(new URL('../../../../prompts/', import.meta.url));
+/** The bundled templates: `<repo>/prompts/` (found from wherever this runs: dist/ or a bundle). */
+export const BUNDLED_DIR = `${path.join(PACKAGE_ROOT, 'prompts')}${path.sep}`;
 
 export interface RenderedNote {
   text: string;

@@ -1,0 +1,55 @@
+// `make build`'s last step: each entry a thread or process starts from (the actors, the embedding pool's task, the git
+// spawner, the command line) bundled with its dependencies into one file under dist/bundle/, mirroring dist/. A new
+// thread then loads a handful of modules instead of hundreds; supervisors/runtime/code-files.ts picks the bundle only
+// while it is newer than tsc's last compile. Native modules and packages that start workers by file stay outside.
+// Run: node dist/bin/bundle.js (after tsc).
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { ACTORS } from '../supervisors/actors.js';
+import { BUNDLE_DIR, DIST_DIR } from '../supervisors/runtime/code-files.js';
+
+/** Loaded from their own files at run time: native addons, and packages that start threads from a file of theirs. */
+const EXTERNAL = [
+  'better-sqlite3',
+  'onnxruntime-node',
+  '@parcel/watcher',
+  'sqlite-vec',
+  'piscina',
+  'pino',
+  'thread-stream',
+  '@huggingface/tokenizers',
+];
+
+/** Relative to dist/: every actor's worker module (the actor table names them relative to supervisors/), and the rest. */
+export const ENTRIES = [
+  ...Object.values(ACTORS).map((a) => path.posix.join('supervisors', a.file)),
+  'actors/embedder/pool-task.js',
+  'actors/git-writer/spawner-process.js',
+  'bin/cli.js',
+];
+
+export async function bundle(): Promise<{ files: number; ms: number }> {
+  const started = performance.now();
+  rmSync(BUNDLE_DIR, { recursive: true, force: true });
+  await build({
+    entryPoints: ENTRIES.map((e) => path.join(DIST_DIR, e)),
+    outbase: DIST_DIR,
+    outdir: BUNDLE_DIR,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: EXTERNAL,
+    // CommonJS dependencies inside an ES module still call require()
+    banner: { js: "import { createRequire as __memvaultRequire } from 'node:module'; const require = __memvaultRequire(import.meta.url);" },
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  return { files: ENTRIES.length, ms: performance.now() - started };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.join(DIST_DIR, 'bin', 'bundle.js')) {
+  const r = await bundle();
+  process.stdout.write(`bundled ${r.files} entries into ${path.relative(process.cwd(), BUNDLE_DIR)} in ${Math.round(r.ms)} ms\n`);
+}
