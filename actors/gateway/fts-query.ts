@@ -2,7 +2,7 @@
 import { bigramTerms, UNSPACED_RUN, unspacedRuns } from '../store-writer/unspaced-scripts.js';
 
 /** Words too common to help ranking; dropped unless the query has nothing else. They also make OR queries slow. */
-export const STOPWORDS = new Set(
+const STOPWORDS = new Set(
   `a an and are as at be but by can do does for from had has have how i if in into is it its me my no not of on or our
    so than that the their them then there these they this to was we were what when where which who why will with you your`
     .split(/\s+/)
@@ -13,7 +13,7 @@ export const STOPWORDS = new Set(
 const MAX_WORDS = 24;
 
 /** What FTS5's unicode61 tokenizer keeps in a token (letters, numbers, marks, private use); all else separates. */
-export const TOKEN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+const TOKEN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 
 /**
  * The FTS5 terms for what the user typed: each word split the way the tokenizer splits it and quoted, so

@@ -11,8 +11,6 @@ import { openIndex } from '../store-writer/schema.js';
 import { IndexReader } from '../store-writer/index-reader.js';
 import { hasUnspaced } from '../store-writer/unspaced-scripts.js';
 import { coarseIndex } from './coarse-index.js';
-import { vectorText } from './question-text.js';
-import { DEFAULT_RANKING } from './ranking.js';
 import { search, type SearchOptions, searchWhileEmbedding } from './search.js';
 import { monotonicMs } from '../../supervisors/clock.js';
 import { sinceMs, type SearchBody } from './api-schema.js';
@@ -259,9 +257,7 @@ export class IndexView {
         mode = 'bm25';
       } else if (v.available && this.provider.state === 'ready') {
         // embedded in main's query pool while this thread reads the keyword half
-        qv = this.provider.provider
-          .embed([(opts.ranking ?? DEFAULT_RANKING).stripQuestion ? vectorText(body.query) : body.query], 'query')
-          .then(([vec]) => vec ?? null);
+        qv = this.provider.provider.embed([body.query], 'query').then(([vec]) => vec ?? null);
       } else {
         degraded = v.reason;
         mode = 'bm25'; // keyword search still answers; the response says why

@@ -25,7 +25,6 @@ export function rankNotes(
   fusion: Fusion,
   k: number,
   minScore = -Infinity,
-  agree: Ranking['agree'] = null,
 ): NoteGroup[] {
   const docOf =
     ev.docOf ??
@@ -34,8 +33,7 @@ export function rankNotes(
       ev.chunks.flatMap((l) => l.items.map((r) => r.id)),
     );
   const lists = ev.chunks.map((l) => ({ ...l, items: foldToNotes(l.items, docOf, note[l.kind], note.count) }));
-  const used = lists.filter((l) => l.weight > 0 && l.items.length > 0);
-  const notes = used.length === 1 ? single(lists) : withAgreement(fuseLists(lists, fusion), used, agree);
+  const notes = lists.filter((l) => l.weight > 0 && l.items.length > 0).length === 1 ? single(lists) : fuseLists(lists, fusion);
   const top = notes.filter((n) => n.score >= minScore).slice(0, k);
   const byDoc = new Map<number, Ranked[]>();
   for (const r of ev.fused) {
@@ -50,15 +48,6 @@ export function rankNotes(
     const [best, ...rest] = byDoc.get(n.id) ?? [];
     return best ? [{ best: { id: best.id, score: n.score }, also: rest.slice(0, ALSO) }] : [];
   });
-}
-
-/** Notes in the first `agree.top` of every list gain `agree.bonus` (fused scores are 0..1), re-sorted. */
-function withAgreement(fused: Ranked[], lists: WeightedList[], agree: Ranking['agree']): Ranked[] {
-  if (!agree || agree.bonus === 0) return fused;
-  const tops = lists.map((l) => new Set(l.items.slice(0, agree.top).map((r) => r.id)));
-  return fused
-    .map((r) => (tops.every((t) => t.has(r.id)) ? { id: r.id, score: r.score + agree.bonus } : r))
-    .sort((x, y) => y.score - x.score || x.id - y.id);
 }
 
 /** A list alone keeps its own scores (cosine, normalised bm25) rather than fusion's. */

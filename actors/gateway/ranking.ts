@@ -19,27 +19,12 @@ export interface Ranking {
    * one list's cut-off still counts there).
    */
   complete: boolean;
-  /** Pseudo-relevance feedback in hybrid mode (feedback.ts); null: one pass. */
-  feedback: Feedback | null;
-  /** Notes found in the top `top` of both note lists get `bonus` added to their fused score; null: none. */
-  agree: { top: number; bonus: number } | null;
-  /** Question scaffolding ("how do I", "what is the way to") dropped from the text the model embeds. */
-  stripQuestion: boolean;
-}
-
-/**
- * - vector: the query vector moved toward the mean vector of the first pass's best `k` notes' best chunks (taken
- *   from the fused list, or from the bm25 list alone), q' = normalize(q + beta × mean), and the vector list read
- *   again with q' (it replaces the first list, or with `add` is fused beside it at that weight);
- * - keyword: up to `terms` words most frequent in the first pass's best `k` chunks (fused) and not in the query,
- *   searched as a further bm25 list fused at `weight`.
- * A first pass whose best note clearly leads (by `gate` or more) is left alone: feedback from it could only blur it.
- */
-export interface Feedback {
-  /** Feedback runs only when the first pass's best note leads the next by less than this (fused score, 0..1). */
-  gate: number;
-  vector: { from: 'fused' | 'bm25'; k: number; beta: number; add?: number } | null;
-  keyword: { k: number; terms: number; weight: number } | null;
+  /**
+   * Pseudo-relevance feedback in hybrid mode (feedback.ts): the query vector moved toward the stored vectors of the
+   * first pass's best `k` notes, q' = normalize(q + beta × their mean), reads a further vector list that is fused
+   * beside the other two at `weight`. null: one pass.
+   */
+  feedback: { k: number; beta: number; weight: number } | null;
 }
 
 /**
@@ -57,8 +42,6 @@ export const BASELINE_RANKING: Ranking = {
   note: null,
   complete: false,
   feedback: null,
-  agree: null,
-  stripQuestion: false,
 };
 
 /**
@@ -73,7 +56,7 @@ export const DEFAULT_RANKING: Ranking = {
   fusion: { kind: 'score', vector: 0.5 },
   note: { bm25: 0, vector: 0.1, count: 2 },
   complete: true,
-  feedback: { gate: 1, vector: { from: 'fused', k: 2, beta: 0.7, add: 0.5 }, keyword: null },
+  feedback: { k: 2, beta: 0.7, weight: 0.5 },
 };
 
 /** Minimum chunks a list hands to fusion, whatever k. */
@@ -83,7 +66,7 @@ export type RankingOverrides = {
   [K in keyof Ranking]?: Ranking[K] extends object | null ? Partial<NonNullable<Ranking[K]>> | Ranking[K] : Ranking[K];
 };
 
-/** `base` with `over` applied one level deep (a whole `fusion`, `note`, `feedback` or `agree` replaces; `columns` and `depth` merge). */
+/** `base` with `over` applied one level deep (a whole `fusion`, `note` or `feedback` replaces; `columns` and `depth` merge). */
 export function withRanking(base: Ranking, over: RankingOverrides = {}): Ranking {
   const merge = <T extends object>(a: T, b: Partial<T> | undefined): T => (b === undefined ? a : { ...a, ...b });
   return {
@@ -93,7 +76,5 @@ export function withRanking(base: Ranking, over: RankingOverrides = {}): Ranking
     note: over.note === undefined ? base.note : (over.note as Ranking['note']),
     complete: over.complete ?? base.complete,
     feedback: over.feedback === undefined ? base.feedback : (over.feedback as Ranking['feedback']),
-    agree: over.agree === undefined ? base.agree : (over.agree as Ranking['agree']),
-    stripQuestion: over.stripQuestion ?? base.stripQuestion,
   };
 }

@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { SearchHit, SearchRequest } from '../../messages/store.js';
 import { vectorDim } from '../store-writer/schema.js';
 import { prepared } from '../store-writer/statement-cache.js';
-import { applyFeedback } from './feedback.js';
+import { feedbackVector, seedChunks } from './feedback.js';
 import { type FilterSql, filterSql, passing } from './filter-sql.js';
 import { type FtsQuery, ftsQuery } from './fts-query.js';
 import { fuseLists } from './fusion.js';
@@ -155,26 +155,13 @@ function searchInSnapshot(
     lists.push({ kind: 'vector', items: vec.slice(0, depths.vectorDepth), weight: r.fusion.vector });
   }
   if (fusing && r.feedback && lists.length === 2) {
-    // a second pass moved toward the first pass's best notes (feedback.ts)
-    const fb = applyFeedback(db, r.feedback, {
-      q: queryVector!,
-      terms: fts.table === 'memory_fts' ? fts.terms : [],
-      keyword: keyword.ranked,
-      fused: fuseLists(lists, r.fusion),
-      vectorOf: (q2) => vectorList(db, q2, filters, k, depths.vectorLimit, oversample),
-      keywordOf: (terms) => bm25List(db, { table: 'memory_fts', terms }, filters, depths.bm25Limit, r).ranked,
-    });
-    const add = r.feedback.vector?.add;
-    if (fb.vector && add !== undefined) {
-      deep.push(fb.vector);
-      lists.push({ kind: 'vector', items: fb.vector.slice(0, depths.vectorDepth), weight: add });
-    } else if (fb.vector) {
-      deep[1] = fb.vector;
-      lists[1] = { ...lists[1]!, items: fb.vector.slice(0, depths.vectorDepth) };
-    }
-    if (fb.expansion) {
-      deep.push(fb.expansion.items);
-      lists.push({ kind: 'bm25', items: fb.expansion.items.slice(0, depths.bm25Depth), weight: fb.expansion.weight });
+    // a third list, for the query moved toward the first pass's best notes (feedback.ts)
+    const seeds = seedChunks(db, fuseLists(lists, r.fusion), r.feedback.k);
+    const moved = feedbackVector(db, queryVector!, seeds, r.feedback.beta);
+    if (moved !== queryVector) {
+      const fb = vectorList(db, moved, filters, k, depths.vectorLimit, oversample);
+      deep.push(fb);
+      lists.push({ kind: 'vector', items: fb.slice(0, depths.vectorDepth), weight: r.feedback.weight });
     }
   }
   // one list keeps its own scores (cosine, normalised bm25); two are fused
@@ -194,7 +181,7 @@ function searchInSnapshot(
       docOf = complete.docOf;
       ranked = fuseLists(chunkLists, r.fusion);
     }
-    groups = rankNotes(db, { chunks: chunkLists, fused: ranked, ...(docOf && { docOf }) }, r.note!, r.fusion, k, minScore, r.agree);
+    groups = rankNotes(db, { chunks: chunkLists, fused: ranked, ...(docOf && { docOf }) }, r.note!, r.fusion, k, minScore);
   } else {
     if (minScore !== undefined) ranked = ranked.filter((x) => x.score >= minScore);
     if (!byNote) return materialise(db, ranked.slice(0, k), keyword);
