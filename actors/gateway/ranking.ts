@@ -19,6 +19,12 @@ export interface Ranking {
    * one list's cut-off still counts there).
    */
   complete: boolean;
+  /**
+   * Pseudo-relevance feedback in hybrid mode (feedback.ts): the query vector moved toward the stored vectors of the
+   * first pass's best `k` notes, q' = normalize(q + beta × their mean), reads a further vector list that is fused
+   * beside the other two at `weight`. null: one pass.
+   */
+  feedback: { k: number; beta: number; weight: number } | null;
 }
 
 /**
@@ -35,19 +41,22 @@ export const BASELINE_RANKING: Ranking = {
   fusion: { kind: 'rrf', k: 60, vector: 1 },
   note: null,
   complete: false,
+  feedback: null,
 };
 
 /**
  * What search does: each setting chosen on the retrieval bench's tuning half and kept for what it did on the
  * held-out half (README, "Retrieval quality"): a note ranks by its best bm25 chunk and its best vector chunk plus a
  * tenth of its next two, each list read deeper to score the other's candidates, fused by min-max-normalised score
- * with the weaker vector list at half weight.
+ * with the weaker vector list at half weight; and pseudo-relevance feedback: the query vector moved toward the
+ * first pass's best two notes finds a third list, fused beside the others at half weight.
  */
 export const DEFAULT_RANKING: Ranking = {
   ...BASELINE_RANKING,
   fusion: { kind: 'score', vector: 0.5 },
   note: { bm25: 0, vector: 0.1, count: 2 },
   complete: true,
+  feedback: { k: 2, beta: 0.7, weight: 0.5 },
 };
 
 /** Minimum chunks a list hands to fusion, whatever k. */
@@ -57,7 +66,7 @@ export type RankingOverrides = {
   [K in keyof Ranking]?: Ranking[K] extends object | null ? Partial<NonNullable<Ranking[K]>> | Ranking[K] : Ranking[K];
 };
 
-/** `base` with `over` applied one level deep (a whole `fusion` or `note` replaces; `columns` and `depth` merge). */
+/** `base` with `over` applied one level deep (a whole `fusion`, `note` or `feedback` replaces; `columns` and `depth` merge). */
 export function withRanking(base: Ranking, over: RankingOverrides = {}): Ranking {
   const merge = <T extends object>(a: T, b: Partial<T> | undefined): T => (b === undefined ? a : { ...a, ...b });
   return {
@@ -66,5 +75,6 @@ export function withRanking(base: Ranking, over: RankingOverrides = {}): Ranking
     fusion: (over.fusion as Fusion | undefined) ?? base.fusion,
     note: over.note === undefined ? base.note : (over.note as Ranking['note']),
     complete: over.complete ?? base.complete,
+    feedback: over.feedback === undefined ? base.feedback : (over.feedback as Ranking['feedback']),
   };
 }

@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { SearchHit, SearchRequest } from '../../messages/store.js';
 import { vectorDim } from '../store-writer/schema.js';
 import { prepared } from '../store-writer/statement-cache.js';
+import { feedbackVector, seedChunks } from './feedback.js';
 import { type FilterSql, filterSql, passing } from './filter-sql.js';
 import { type FtsQuery, ftsQuery } from './fts-query.js';
 import { fuseLists } from './fusion.js';
@@ -147,11 +148,21 @@ function searchInSnapshot(
     deep.push(keyword.ranked);
     lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25Depth), weight: 1 });
   }
+  const oversample = opts.oversample ?? DEFAULT_OVERSAMPLE;
   if (req.mode === 'vector' || fusing) {
-    const oversample = opts.oversample ?? DEFAULT_OVERSAMPLE;
     const vec = useVector ? vectorList(db, queryVector, filters, k, depths.vectorLimit, oversample) : [];
     deep.push(vec);
     lists.push({ kind: 'vector', items: vec.slice(0, depths.vectorDepth), weight: r.fusion.vector });
+  }
+  if (fusing && r.feedback && lists.length === 2) {
+    // a third list, for the query moved toward the first pass's best notes (feedback.ts)
+    const seeds = seedChunks(db, fuseLists(lists, r.fusion), r.feedback.k);
+    const moved = feedbackVector(db, queryVector!, seeds, r.feedback.beta);
+    if (moved !== queryVector) {
+      const fb = vectorList(db, moved, filters, k, depths.vectorLimit, oversample);
+      deep.push(fb);
+      lists.push({ kind: 'vector', items: fb.slice(0, depths.vectorDepth), weight: r.feedback.weight });
+    }
   }
   // one list keeps its own scores (cosine, normalised bm25); two are fused
   let ranked: Ranked[] = lists.length === 1 ? lists[0]!.items : fuseLists(lists, r.fusion);
