@@ -66,7 +66,7 @@ type CommitJob = { paths: string[]; msg: CommitMessage; done: (r: CommitResult) 
 const BATCH_MAX = 64;
 
 /** Where git keeps this repository's parts (see prepareRepository). */
-type RepoPaths = { gitDir: string; objectsDir: string; indexFile: string };
+type RepoPaths = { gitDir: string; commonDir: string; objectsDir: string; indexFile: string };
 
 const isStatePath = (p: string): boolean => p === STATE_DIR || p.startsWith(`${STATE_DIR}/`);
 const isMarkdown = (p: string): boolean => p.toLowerCase().endsWith('.md');
@@ -123,6 +123,7 @@ export class GitRepo {
     if (!prep.ok) return prep;
     return new GitRepo(real, opts, prep.hexLen, prep.tracked, {
       gitDir: prep.gitDir,
+      commonDir: prep.commonDir,
       objectsDir: prep.objectsDir,
       indexFile: prep.indexFile,
     });
