@@ -7,8 +7,7 @@
 // `git_failed`, as `git commit` did. Anything unusual (a symlink, a submodule, a detached HEAD) answers `fallback`,
 // and GitRepo commits with the porcelain as before.
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fail, type Failure } from '../../messages/common.js';
 import { renderMessage, type CommitMessage, type Identity } from './git-message.js';
@@ -273,9 +272,9 @@ export class FastCommitter {
     const fresh: string[] = [];
     for (const p of paths) {
       if (p.includes('\n') || p.startsWith('"')) return fallback('a path hash-object would unquote');
-      let st: Awaited<ReturnType<typeof lstat>> | null = null;
+      let st: ReturnType<typeof lstatSync> | null = null;
       try {
-        st = await lstat(path.join(this.root, p));
+        st = lstatSync(path.join(this.root, p), { throwIfNoEntry: false }) ?? null; // in place: cheaper than a pool hop
       } catch {
         st = null;
       }

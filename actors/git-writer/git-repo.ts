@@ -1,6 +1,7 @@
 // The vault's git repository as memvault uses it: one commit per agent mutation, undo by `git revert` (history only
 // grows), people's own edits committed as theirs.
-import { lstat, realpath } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../messages/common.js';
 import { fastCommitVia } from './spawner.js';
@@ -222,10 +223,10 @@ export class GitRepo {
     return r;
   }
 
+  // synchronous: asked after every commit, and one lstat costs less than a thread-pool hop
   async #exists(p: string): Promise<boolean> {
     try {
-      await lstat(path.join(this.root, p));
-      return true;
+      return lstatSync(path.join(this.root, p), { throwIfNoEntry: false }) !== undefined;
     } catch {
       return false;
     }

@@ -100,6 +100,8 @@ export async function atomicWriteFile(
   abs: string,
   data: Buffer | string,
   beforeRename?: () => Promise<void>,
+  /** Given: the folder's fsync is handed over instead of awaited (the git writer overlaps it with the commit). */
+  folderSync?: (synced: Promise<void>) => void,
 ): Promise<{ mtimeMs: number; size: number }> {
   // the file calls run in place and only the fsyncs (and a big write) in the thread pool: see syncDirFd
   const dir = path.dirname(abs);
@@ -136,7 +138,8 @@ export async function atomicWriteFile(
     }
     throw err;
   }
-  await syncDirFd(dir);
+  if (folderSync) folderSync(syncDirFd(dir));
+  else await syncDirFd(dir);
   return written;
 }
 

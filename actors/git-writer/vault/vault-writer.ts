@@ -131,7 +131,7 @@ export class VaultWriter {
       );
     }
     try {
-      return await this.#apply(op, caller.mayReadSensitive === true, caller.privileged === true, caller.beforeWrite);
+      return await this.#apply(op, caller.mayReadSensitive === true, caller.privileged === true, caller.beforeWrite, caller.folderSync);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException | null)?.code;
       if (code === 'ENOSPC' || code === 'EDQUOT') {
@@ -155,7 +155,13 @@ export class VaultWriter {
     return resolveVaultPath(this.#root, input, { allowlist: this.#allowlist, reserved: this.#reserved, privileged });
   }
 
-  async #apply(op: VaultOp, mayRead: boolean, privileged: boolean, beforeWrite?: ApplyCaller['beforeWrite']): Promise<ApplyResult> {
+  async #apply(
+    op: VaultOp,
+    mayRead: boolean,
+    privileged: boolean,
+    beforeWrite?: ApplyCaller['beforeWrite'],
+    folderSync?: ApplyCaller['folderSync'],
+  ): Promise<ApplyResult> {
     if (privileged && op.op !== 'write') throw new Error('the memory tools only append (a privileged write)');
     switch (op.op) {
       case 'write': {
@@ -190,7 +196,7 @@ export class VaultWriter {
         const full = await this.#lowOnSpace(bytes.length);
         if (full) return full;
         const contentHash = sha256Hex(bytes);
-        const written = await atomicWriteFile(target.abs, bytes, async () => beforeWrite?.(contentHash));
+        const written = await atomicWriteFile(target.abs, bytes, async () => beforeWrite?.(contentHash), folderSync);
         return { ok: true, paths: [target.rel], mtimeMs: written.mtimeMs, contentHash };
       }
       case 'delete': {
