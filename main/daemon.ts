@@ -17,6 +17,7 @@ import { prepareDataDir } from './data-dir.js';
 import { EmbedPools, WORKER_YOUNG_MB } from './embed-pools.js';
 import { providerSettings } from '../actors/embedder/factory.js';
 import { MainMetrics } from './metrics.js';
+import { connectPeers } from './peer-links.js';
 import { buildNextIndex } from './reindex.js';
 import { Router, type MainNotice, type MainRequest } from './router.js';
 import { VaultWatch } from './vault-watch.js';
@@ -99,6 +100,7 @@ export class Daemon {
         ...(spec.pools ? { channel: () => this.pools.channel() } : {}),
         onMessage: (msg) => this.router.route(msg, actor),
         onRequest: (msg, _from, timeoutMs) => this.router.request(msg, actor, timeoutMs),
+        onDirect: (msg) => this.router.observed(msg),
         events: (e) => this.#events.actor(e),
       });
     }
@@ -133,6 +135,7 @@ export class Daemon {
       this.root = await startSupervisor(rootTree(cfg, this.handles), {
         events: (e) => {
           if (e.type === 'supervisor.child_started' && e.child === 'gateway') prewarmRest();
+          if (e.type === 'supervisor.child_started') connectPeers(this.handles, e.child);
           for (const l of this.#supListeners) l(e);
           this.#events.supervisor(e);
         },

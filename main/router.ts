@@ -33,6 +33,11 @@ export class Router {
     return () => this.#listeners.delete(listener);
   }
 
+  /** A request that went straight from one actor to its peer (supervisors/runtime/peers.ts): shown to the observers. */
+  observed(msg: AnyMsg): void {
+    for (const l of this.#listeners) l(msg);
+  }
+
   route(msg: AnyMsg, from: Sender): void {
     if (declared(from, msg.type)) this.#deliver(msg);
     else this.#undeclared(from, msg.type, 'message');

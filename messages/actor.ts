@@ -1,5 +1,6 @@
 // Protocol between an actor's host (main thread) and its worker thread, and the host's events for logs and metrics.
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
+import type { MessagePort } from 'node:worker_threads';
 import type { WireError } from './common.js';
 
 /** One worker thread's prom-client registry, as `register.getMetricsAsJSON()` returns it; merge with `AggregatorRegistry.aggregate`. */
@@ -26,7 +27,12 @@ export type HostToWorker<In = unknown> =
   | { type: 'actor.response'; id: number; ok: true; value: unknown }
   | { type: 'actor.response'; id: number; ok: false; error: WireError }
   /** Finish the current message, ack it, exit 0. */
-  | { type: 'actor.stop'; reason: string };
+  | { type: 'actor.stop'; reason: string }
+  /**
+   * Out of band: a port straight to the worker of actor `name` (made by main for that pair, new whenever either
+   * incarnation starts): the request types this worker may ask over it, and those it answers on it (runtime/peers.ts).
+   */
+  | { type: 'actor.peer'; name: string; port: MessagePort; asks: string[]; answers: string[] };
 
 export type WorkerToHost<Out = unknown> =
   | { type: 'actor.ready' }
@@ -34,6 +40,12 @@ export type WorkerToHost<Out = unknown> =
   /** The handler of `seq` is alive and still working on it (e.g. retrying a write): restarts the host's stall clock. */
   | { type: 'actor.progress'; seq: number }
   | { type: 'actor.reply'; seq: number; value: unknown }
+  /**
+   * A peer's request `id` started (with the request, for main's observers) or finished: the host's stall watchdog
+   * counts it like a delivery.
+   */
+  | { type: 'actor.direct'; id: number; done: false; msg: unknown }
+  | { type: 'actor.direct'; id: number; done: true }
   | { type: 'actor.emit'; msg: Out }
   /** The worker asks another actor (or main) and awaits the answer; null timeout: wait as long as it takes. */
   | { type: 'actor.request'; id: number; msg: Out; timeoutMs: number | null }

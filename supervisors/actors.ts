@@ -234,6 +234,13 @@ export const MAIN = {
 } as const satisfies Pick<ActorSpec, 'sends' | 'requests'>;
 
 export type RoutedActor = keyof typeof ACTORS;
+
+/**
+ * Pairs of actors whose requests to each other skip main: a MessagePort between their workers, made again whenever
+ * either starts (main/peer-links.ts, supervisors/runtime/peers.ts). The gateway's writes reach the git writer in one
+ * hop instead of two, and its answers come back the same way; requests still need declaring above.
+ */
+export const PEERS: ReadonlyArray<readonly [RoutedActor, RoutedActor]> = [['gateway', 'git']];
 export const ACTOR_NAMES = Object.keys(ACTORS) as RoutedActor[];
 
 type SendsOf<S> = S extends { sends: infer T } ? Extract<keyof T, MsgType> : never;

@@ -1,19 +1,20 @@
 // An agent commit made with git's plumbing over long-lived pipes (./git-pipe.ts) instead of a `git add` + `git commit`
 // per write: blobs from the work tree (`hash-object --stdin-paths`, filters applied as `git add` would), trees from
 // HEAD's with only the changed entries replaced (read with `cat-file --batch`) and the commit object written as loose
-// objects by this process (loose-objects.ts), and HEAD moved only if no one moved it meanwhile (`update-ref --stdin`
-// transaction). git's index is brought in line before HEAD moves, by this process (index-file.ts; `update-index
+// objects by this process (loose-objects.ts), and HEAD read and moved only if no one moved it meanwhile, by this
+// process in a `files` ref store (ref-files.ts; else `cat-file` and an `update-ref --stdin` transaction). git's index is brought in line before HEAD moves, by this process (index-file.ts; `update-index
 // --index-info` for an index it does not handle): if a lock stops it, nothing moves and the batch fails as
 // `git_failed`, as `git commit` did. Anything unusual (a symlink, a submodule, a detached HEAD) answers `fallback`,
 // and GitRepo commits with the porcelain as before.
 import { spawn } from 'node:child_process';
-import { lstat } from 'node:fs/promises';
+import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fail, type Failure } from '../../messages/common.js';
 import { renderMessage, type CommitMessage, type Identity } from './git-message.js';
 import { fields, GitPipe, lines, type Parser } from './git-pipe.js';
 import { updateIndex } from './index-file.js';
 import { LooseObjects, treeBody } from './loose-objects.js';
+import { parseLogAll, RefFiles, type RefLogSettings } from './ref-files.js';
 
 type Entry = { mode: string; sha: string };
 /** A tree as git stores it: name → entry. */
@@ -68,25 +69,38 @@ const object: Parser<{ sha: string; type: string; body: Buffer } | null> = (buf)
 const LOCK_BUSY = /\.lock': File exists|Unable to create '[^']*\.lock'/;
 const LOCK_RETRY_MS = [20, 80, 250];
 
-function run(cwd: string, args: string[], env: NodeJS.ProcessEnv, input: string): Promise<{ code: number | null; stderr: string }> {
+function run(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
     let stderr = '';
+    child.stdout.on('data', (b: Buffer) => {
+      stdout += b.toString('utf8');
+    });
     child.stderr.on('data', (b: Buffer) => {
       stderr += b.toString('utf8');
     });
-    child.on('error', (e) => resolve({ code: null, stderr: e.message }));
-    child.on('close', (code) => resolve({ code, stderr }));
+    child.on('error', (e) => resolve({ code: null, stdout, stderr: e.message }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.on('error', () => {});
     child.stdin.end(input);
   });
 }
+
+const REFLOG_MESSAGE = 'memvault: agent commit';
 
 const TYPE_OF: Record<string, string> = { '100644': 'blob', '100755': 'blob', '120000': 'blob', '40000': 'tree', '160000': 'commit' };
 
 /** Where the repository is and how to run git there. */
 export interface FastRepo {
   root: string;
+  gitDir: string;
+  commonDir: string;
   objectsDir: string;
   indexFile: string;
   hexLen: number;
@@ -107,6 +121,11 @@ export class FastCommitter {
   readonly #env: NodeJS.ProcessEnv;
   // Trees by id (immutable, so never stale); emptied when large.
   readonly #trees = new Map<string, Tree>();
+  readonly #refFiles: RefFiles;
+  /** The reflog settings as of the config file's mtime; null: git's own update-ref is used. */
+  #refLog: { mtimeMs: number; settings: RefLogSettings | null } | null = null;
+  /** The commit this process last put on HEAD and its tree: the next batch needs no `cat-file` for it. */
+  #last: { sha: string; tree: string } | null = null;
 
   constructor(repo: FastRepo) {
     const { root, env, hexLen } = repo;
@@ -116,10 +135,11 @@ export class FastCommitter {
     this.#env = env;
     this.#indexFile = repo.indexFile;
     this.#objects = new LooseObjects(repo.objectsDir, hexLen === 64 ? 'sha256' : 'sha1');
+    this.#refFiles = new RefFiles(repo.gitDir, repo.commonDir, hexLen);
     const pipe = (args: string[]): GitPipe => new GitPipe(root, args, env);
     this.#cat = pipe(['cat-file', '--batch']);
     this.#blobs = pipe(['hash-object', '-w', '--stdin-paths']);
-    this.#refs = pipe(['update-ref', '-m', 'memvault: agent commit', '--stdin']);
+    this.#refs = pipe(['update-ref', '-m', REFLOG_MESSAGE, '--stdin']);
     this.#ignore = pipe(['check-ignore', '--stdin', '-z', '-v', '-n']);
     this.#pipes = [this.#cat, this.#blobs, this.#refs, this.#ignore];
   }
@@ -140,10 +160,19 @@ export class FastCommitter {
    */
   async commitBatch(items: FastItem[], who: Identity): Promise<FastResult[]> {
     if (/[<>\n]/.test(who.name + who.email)) return items.map(() => fallback('an identity git would rewrite'));
-    const head = await this.#cat.request('HEAD\n', object);
-    if (head === null || head.type !== 'commit') return items.map(() => fallback('HEAD is not a commit'));
-    const treeSha = /^tree ([0-9a-f]+)$/m.exec(head.body.toString('utf8'))?.[1];
-    if (treeSha === undefined) return items.map(() => fallback('HEAD has no tree'));
+    const refLog = await this.#refLogSettings();
+    const read = refLog === null ? null : this.#refFiles.head();
+    const own = read?.kind === 'ok' ? read : null;
+    let head: { sha: string; tree: string };
+    if (own !== null && this.#last?.sha === own.sha) head = this.#last;
+    else {
+      const o = await this.#cat.request(`${own?.sha ?? 'HEAD'}\n`, object);
+      if (o === null || o.type !== 'commit') return items.map(() => fallback('HEAD is not a commit'));
+      const tree = /^tree ([0-9a-f]+)$/m.exec(o.body.toString('utf8'))?.[1];
+      if (tree === undefined) return items.map(() => fallback('HEAD has no tree'));
+      head = { sha: o.sha, tree };
+    }
+    const treeSha = head.tree;
     const out: FastResult[] = [];
     let parent = head.sha;
     let tree = treeSha;
@@ -164,8 +193,44 @@ export class FastCommitter {
       zero,
     );
     if (index !== null) return out.map((o) => (o.ok ? fail('git_failed', index) : o));
-    await this.#refs.request(`start\nupdate HEAD ${parent} ${head.sha}\nprepare\ncommit\n`, lines(3));
+    if (own !== null && refLog !== null) await this.#moveRef(own.ref, parent, head.sha, refLog);
+    else await this.#refs.request(`start\nupdate HEAD ${parent} ${head.sha}\nprepare\ncommit\n`, lines(3));
+    this.#last = { sha: parent, tree };
     return out;
+  }
+
+  /**
+   * HEAD's branch moved by this process (ref-files.ts), retried while another git holds its lock for a moment.
+   * Throws as `update-ref` failing did (the batch then goes through `git commit`): nothing moved.
+   */
+  async #moveRef(ref: string, sha: string, old: string, log: RefLogSettings): Promise<void> {
+    for (const ms of [...LOCK_RETRY_MS, -1]) {
+      const r = this.#refFiles.update(ref, sha, old, REFLOG_MESSAGE, log);
+      if (r.kind === 'done') return;
+      if (r.kind === 'moved' || ms < 0) throw new Error(`fatal: ${r.message}`);
+      await new Promise((res) => setTimeout(res, ms));
+    }
+  }
+
+  /**
+   * What reflog lines need (core.logAllRefUpdates, the committer identity), read again when the config file changes;
+   * null when refs are not plain files here or `git var` fails: update-ref then moves HEAD.
+   */
+  async #refLogSettings(): Promise<RefLogSettings | null> {
+    const mtimeMs = statSync(`${this.#refFiles.commonDir}/config`, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+    if (this.#refLog?.mtimeMs === mtimeMs) return this.#refLog.settings;
+    let settings: RefLogSettings | null = null;
+    if (this.#refFiles.usable()) {
+      // `git var -l`: the config, then the identity update-ref would log (guessed from the system when unset, as git does)
+      const r = await run(this.root, ['var', '-l'], this.#env, '');
+      const lines = r.stdout.split('\n');
+      const who = /^GIT_COMMITTER_IDENT=(.*>) \d+ [+-]\d{4}$/.exec(lines.find((l) => l.startsWith('GIT_COMMITTER_IDENT=')) ?? '')?.[1];
+      const logAll = lines.filter((l) => l === 'core.logallrefupdates' || l.startsWith('core.logallrefupdates=')).pop();
+      if (r.code === 0 && who !== undefined)
+        settings = { ident: who, logAll: parseLogAll(logAll === undefined ? null : (logAll.split('=')[1] ?? 'true')) };
+    }
+    this.#refLog = { mtimeMs, settings };
+    return settings;
   }
 
   /**
@@ -207,9 +272,9 @@ export class FastCommitter {
     const fresh: string[] = [];
     for (const p of paths) {
       if (p.includes('\n') || p.startsWith('"')) return fallback('a path hash-object would unquote');
-      let st: Awaited<ReturnType<typeof lstat>> | null = null;
+      let st: ReturnType<typeof lstatSync> | null = null;
       try {
-        st = await lstat(path.join(this.root, p));
+        st = lstatSync(path.join(this.root, p), { throwIfNoEntry: false }) ?? null; // in place: cheaper than a pool hop
       } catch {
         st = null;
       }

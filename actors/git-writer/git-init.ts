@@ -17,6 +17,8 @@ export function identityEnv(who: Identity): GitEnv {
 export interface Prepared {
   ok: true;
   gitDir: string;
+  /** Where the branches and packed-refs are (the main repository's .git for a linked work tree). */
+  commonDir: string;
   /** Where git keeps objects and the index (a linked work tree's objects are the main repository's). */
   objectsDir: string;
   indexFile: string;
@@ -44,6 +46,7 @@ export async function prepareRepository(
     'objects',
     '--git-path',
     'index',
+    '--git-common-dir',
   ];
   let info = await run(where);
   if (!info.ok && /not a git repository/i.test(info.stderr)) {
@@ -52,7 +55,7 @@ export async function prepareRepository(
     info = await run(where);
   }
   if (!info.ok) return fail('git_failed', info.message);
-  const [top = '', format = 'sha1', gitDir = '', exclude = '', objects = '', index = ''] = info.stdout.split('\n');
+  const [top = '', format = 'sha1', gitDir = '', exclude = '', objects = '', index = '', common = ''] = info.stdout.split('\n');
   if (path.resolve(top) !== real) {
     return fail(
       'inside_repo',
@@ -97,6 +100,7 @@ export async function prepareRepository(
   return {
     ok: true,
     gitDir,
+    commonDir: path.resolve(real, common),
     objectsDir: path.resolve(real, objects),
     indexFile: path.resolve(real, index),
     hexLen: format.trim() === 'sha256' ? 64 : 40,

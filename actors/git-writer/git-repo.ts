@@ -1,6 +1,7 @@
 // The vault's git repository as memvault uses it: one commit per agent mutation, undo by `git revert` (history only
 // grows), people's own edits committed as theirs.
-import { lstat, realpath } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../messages/common.js';
 import { fastCommitVia } from './spawner.js';
@@ -66,7 +67,7 @@ type CommitJob = { paths: string[]; msg: CommitMessage; done: (r: CommitResult) 
 const BATCH_MAX = 64;
 
 /** Where git keeps this repository's parts (see prepareRepository). */
-type RepoPaths = { gitDir: string; objectsDir: string; indexFile: string };
+type RepoPaths = { gitDir: string; commonDir: string; objectsDir: string; indexFile: string };
 
 const isStatePath = (p: string): boolean => p === STATE_DIR || p.startsWith(`${STATE_DIR}/`);
 const isMarkdown = (p: string): boolean => p.toLowerCase().endsWith('.md');
@@ -123,6 +124,7 @@ export class GitRepo {
     if (!prep.ok) return prep;
     return new GitRepo(real, opts, prep.hexLen, prep.tracked, {
       gitDir: prep.gitDir,
+      commonDir: prep.commonDir,
       objectsDir: prep.objectsDir,
       indexFile: prep.indexFile,
     });
@@ -221,10 +223,10 @@ export class GitRepo {
     return r;
   }
 
+  // synchronous: asked after every commit, and one lstat costs less than a thread-pool hop
   async #exists(p: string): Promise<boolean> {
     try {
-      await lstat(path.join(this.root, p));
-      return true;
+      return lstatSync(path.join(this.root, p), { throwIfNoEntry: false }) !== undefined;
     } catch {
       return false;
     }

@@ -2,8 +2,10 @@
 // crash between the file change and its commit is recorded at the next start as that agent's — which it can undo —
 // rather than as the person's. Writes' file changes are serialised but their commits overlap (queued commits are made
 // in one batch), so it holds every intent whose commit is not made yet, in the order their files changed.
-import { lstat, mkdir, open, readFile, rename, truncate } from 'node:fs/promises';
+import { closeSync, fdatasync, openSync, renameSync, writeFileSync } from 'node:fs';
+import { lstat, mkdir, readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { assertNever } from '../../messages/common.js';
 import type { VaultOp } from '../../messages/vault-ops.js';
 import type { GitRepo } from './git-repo.js';
@@ -202,20 +204,23 @@ export class IntentJournal {
   async #write(state: JournalState, sync = true): Promise<string | null> {
     const tmp = `${this.#file}.next`;
     try {
-      const fh = await open(tmp, 'w');
+      // small file calls in place, only the fdatasync in the thread pool (a hop costs more than such a call)
+      const fd = openSync(tmp, 'w');
       try {
-        await fh.writeFile(JSON.stringify(state));
-        if (sync) await fh.datasync();
+        writeFileSync(fd, JSON.stringify(state));
+        if (sync) await datasync(fd);
       } finally {
-        await fh.close();
+        closeSync(fd);
       }
-      await rename(tmp, this.#file);
+      renameSync(tmp, this.#file);
       return null;
     } catch (err) {
       return `${(err as NodeJS.ErrnoException).code ?? 'error'}: ${(err as Error).message}`;
     }
   }
 }
+
+const datasync = promisify(fdatasync);
 
 export type Recovered = { sha: string; agent: string; paths: string[] } | { skipped: string; agent: string };
 

@@ -1,7 +1,7 @@
 // The git writer's own writes, remembered by the stats they left, so their echo from the OS watcher is not taken
 // for a person's edit: without this every agent write came back as `git.worktree_changed` and cost a "nothing to
 // commit" git pass after the quiet period.
-import { lstat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 
 /** What a path looked like right after our commit: its mtime and size, or null when we removed it. */
@@ -49,10 +49,11 @@ export class OwnWrites {
   }
 }
 
+// synchronous: recorded after every commit, and one lstat costs less than a thread-pool hop
 async function statOrNull(abs: string): Promise<Left> {
   try {
-    const s = await lstat(abs);
-    return { mtimeMs: s.mtimeMs, size: s.size };
+    const s = lstatSync(abs, { throwIfNoEntry: false });
+    return s ? { mtimeMs: s.mtimeMs, size: s.size } : null;
   } catch {
     return null;
   }

@@ -42,7 +42,7 @@ function run(req: SpawnRequest): void {
 const committers = new Map<string, FastCommitter>();
 
 async function fastCommit(req: FastCommitRequest): Promise<void> {
-  const key = JSON.stringify([req.root, req.gitDir, req.objectsDir, req.indexFile, req.hexLen, req.env]);
+  const key = JSON.stringify([req.root, req.gitDir, req.commonDir, req.objectsDir, req.indexFile, req.hexLen, req.env]);
   let c = committers.get(key);
   if (!c) {
     c = new FastCommitter(req);

@@ -29,6 +29,7 @@ export interface FastCommitRequest {
   kind: 'fast_commit';
   root: string;
   gitDir: string;
+  commonDir: string;
   objectsDir: string;
   indexFile: string;
   hexLen: number;

@@ -116,6 +116,8 @@ export function makeStaging(d: StagingDeps) {
         /** A later op of a several-file write failed: what was applied before it is committed, then this is the answer. */
         failed?: MutationResult;
         commit: Promise<Awaited<ReturnType<GitRepo['commit']>>>;
+        /** The written notes' folder fsyncs (their renames made durable), running beside the commit. */
+        synced: Promise<unknown>;
         started: number;
         fileDone: number;
       };
@@ -144,6 +146,12 @@ export function makeStaging(d: StagingDeps) {
       let first: { mtimeMs: number | null; contentHash: string | null } | null = null;
       let failed: MutationResult | undefined;
       let appliedN = 0;
+      // each written note's folder fsync runs beside the commit; the answer waits for both (see finish)
+      const synced: Promise<void>[] = [];
+      const folderSync = (p: Promise<void>): void => {
+        p.catch(() => {}); // awaited in finish; a stage that throws before then must not leave it unhandled
+        synced.push(p);
+      };
       for (const [k, o] of ops.entries()) {
         // the frontmatter merge changed the bytes: the journal knows the hash the note will have before the file changes
         const beforeWrite = async (h: string): Promise<void> => {
@@ -153,7 +161,7 @@ export function makeStaging(d: StagingDeps) {
           intents[k] = { ...i0, hashes: [...i0.hashes, h] };
           await journalRecord(intents[k]!, i0);
         };
-        const applied = await s.writer.apply(o, { ...caller, ...(as ? { privileged: true } : {}), beforeWrite });
+        const applied = await s.writer.apply(o, { ...caller, ...(as ? { privileged: true } : {}), beforeWrite, folderSync });
         if (!applied.ok) {
           failed = applied;
           break;
@@ -166,6 +174,7 @@ export function makeStaging(d: StagingDeps) {
       const fileDone = performance.now();
       phases.observe({ phase: 'file' }, (fileDone - started) / 1000);
       if (first === null) {
+        await Promise.all(synced);
         for (const i of intents) await journal.clear(i);
         return { kind: 'done', result: failed! };
       }
@@ -195,7 +204,17 @@ export function makeStaging(d: StagingDeps) {
         });
       }
       const applied = { paths, mtimeMs: first.mtimeMs, contentHash: first.contentHash };
-      return { kind: 'committing', op, intents, applied, commit, started, fileDone, ...(failed ? { failed } : {}) };
+      return {
+        kind: 'committing',
+        op,
+        intents,
+        applied,
+        commit,
+        synced: Promise.all(synced),
+        started,
+        fileDone,
+        ...(failed ? { failed } : {}),
+      };
     } catch (err) {
       await durable.catch(() => {});
       for (const i of intents) await journal.clear(i);
@@ -206,6 +225,10 @@ export function makeStaging(d: StagingDeps) {
   async function finish(st: Extract<Staged, { kind: 'committing' }>): Promise<MutationResult> {
     const { op, applied } = st;
     const c = await st.commit;
+    const unsynced = await st.synced.then(
+      () => null,
+      (err: NodeJS.ErrnoException) => `${err.code ?? 'error'}: ${err.message}`,
+    );
     phases.observe({ phase: 'commit' }, (performance.now() - st.fileDone) / 1000);
     phases.observe({ phase: 'total' }, (performance.now() - st.started) / 1000);
     if (!c.ok && c.reason !== 'nothing_to_commit') {
@@ -224,6 +247,11 @@ export function makeStaging(d: StagingDeps) {
       d.committed(c.sha, applied.paths);
     }
     if (st.failed) return st.failed;
+    if (unsynced !== null)
+      return fail(
+        'unavailable',
+        `the note was written and committed, but its folder could not be synced to disk (${unsynced}): it may not survive a power cut — write it again once the disk is healthy`,
+      );
     return {
       ok: true,
       op: op.op,

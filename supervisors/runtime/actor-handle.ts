@@ -18,6 +18,8 @@ export interface SpawnActorOpts<Out> {
   maxAttempts?: number;
   /** Messages the worker emits; the caller routes them. */
   onMessage: (msg: Out, from: string) => void;
+  /** A request a peer sent this worker straight over their port (runtime/peers.ts), as it starts: main's observers see it. */
+  onDirect?: (msg: Out, to: string) => void;
   /** Requests the worker makes (`ctx.request`); the caller routes them and the answer goes back to that worker. */
   onRequest?: (msg: Out, from: string, timeoutMs: number | null) => Promise<unknown>;
   events?: (e: ActorEvent) => void;
@@ -36,6 +38,17 @@ export interface SpawnActorOpts<Out> {
    * object), e.g. main's embedding pools; `close` runs when that incarnation exits.
    */
   channel?: () => { port: MessagePort; close: () => void };
+}
+
+/** A port straight to another actor's worker, and the request types that may cross it each way (runtime/peers.ts). */
+export interface PeerPort {
+  /** The actor at the other end. */
+  name: string;
+  port: MessagePort;
+  /** Request types this actor may ask over the port. */
+  asks: string[];
+  /** Request types this actor answers on it. */
+  answers: string[];
 }
 
 export interface ActorHandle<In> {
@@ -84,4 +97,9 @@ export interface ActorHandle<In> {
    * `not_running` when no ready worker is live.
    */
   fault(kind: ActorFault): void;
+  /**
+   * Hands the live worker a port straight to another actor's worker (out of band); false when no ready worker is live
+   * (the caller closes the port). A port already held for that actor is closed: what it had not answered goes through main.
+   */
+  peer(link: PeerPort): boolean;
 }

@@ -5,7 +5,7 @@ import { assertNever, toWireError, type WireError } from '../../messages/common.
 import type { ActorEvent, ActorFault, HostToWorker, WorkerMetrics, WorkerToHost } from '../../messages/actor.js';
 import { systemClock, type Clock, type TimerHandle } from '../clock.js';
 import type { Backoff, Child, ChildExit, ChildSpec, RestartPolicy } from '../spec.js';
-import type { ActorHandle, SpawnActorOpts } from './actor-handle.js';
+import type { ActorHandle, PeerPort, SpawnActorOpts } from './actor-handle.js';
 import { Backpressure } from './backpressure.js';
 import { ActorRequestError, requestFailure } from './errors.js';
 import { Incarnation } from './incarnation.js';
@@ -31,6 +31,8 @@ class ActorHost<In, Out> implements ActorHandle<In> {
   #pressure: Backpressure;
   #metricsSeq = 0;
   #watchdog: StallWatchdog;
+  /** Peers' requests the live worker is handling (runtime/peers.ts), by its id: when each last showed life. */
+  readonly #direct = new Map<number, number>();
 
   constructor(opts: SpawnActorOpts<Out>) {
     const window = opts.window ?? 8;
@@ -177,6 +179,13 @@ class ActorHost<In, Out> implements ActorHandle<In> {
     await inc.worker.terminate();
   }
 
+  peer(link: PeerPort): boolean {
+    const inc = this.#live;
+    if (!inc?.isReady || inc.stopping) return false;
+    inc.post({ type: 'actor.peer', ...link }, [link.port]);
+    return true;
+  }
+
   fault(kind: ActorFault): void {
     const inc = this.#live;
     if (!inc?.isReady) throw new ActorRequestError('not_running', `actor ${this.id}: no live worker to inject a fault into`);
@@ -187,7 +196,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
   #armWatchdog(): void {
     const stallMs = this.#opts.stallMs;
     if (stallMs === undefined) return;
-    const oldest = this.#live?.isReady ? this.#mailbox.oldestActiveSince() : undefined;
+    const oldest = this.#live?.isReady ? this.#oldestActive() : undefined;
     this.#watchdog.set(oldest === undefined ? undefined : oldest + stallMs);
   }
 
@@ -195,7 +204,7 @@ class ActorHost<In, Out> implements ActorHandle<In> {
   #onStallTimer(): void {
     const stallMs = this.#opts.stallMs!;
     const inc = this.#live;
-    const since = this.#mailbox.oldestActiveSince();
+    const since = this.#oldestActive();
     if (inc && since !== undefined && this.#clock.now() - since >= stallMs && !inc.error) {
       const ms = Math.round(this.#clock.now() - since);
       inc.error = { kind: 'stalled', message: `actor ${this.id}: no ack for ${ms} ms (stallMs ${stallMs}); worker terminated` };
@@ -212,6 +221,21 @@ class ActorHost<In, Out> implements ActorHandle<In> {
     this.#armWatchdog();
   }
 
+  /** The oldest sign of life of what the worker holds: mailbox messages in flight and peers' requests it runs. */
+  #oldestActive(): number | undefined {
+    const mail = this.#mailbox.oldestActiveSince();
+    if (this.#direct.size === 0) return mail;
+    const direct = Math.min(...this.#direct.values());
+    return mail === undefined ? direct : Math.min(mail, direct);
+  }
+
+  /** The worker showed life: every stall clock starts again (as the mailbox's touchInflight). */
+  #touch(): void {
+    const now = this.#clock.now();
+    this.#mailbox.touchInflight(now);
+    for (const id of this.#direct.keys()) this.#direct.set(id, now);
+  }
+
   #onWorkerMessage(inc: Incarnation, m: WorkerToHost<Out>): void {
     switch (m.type) {
       case 'actor.ready': {
@@ -223,15 +247,27 @@ class ActorHost<In, Out> implements ActorHandle<In> {
       case 'actor.ack': {
         const env = this.#mailbox.ack(m.seq);
         if (!env) return;
-        this.#mailbox.touchInflight(this.#clock.now()); // the stall clock counts from the worker's last sign of life
+        this.#touch(); // the stall clock counts from the worker's last sign of life
         settle(env.request, { error: new ActorRequestError('no_reply', `actor ${this.id}: handler finished without ctx.reply`) });
         this.#pressure.removed();
         this.#pump();
         this.#armWatchdog();
         return;
       }
+      case 'actor.direct': {
+        if (inc !== this.#live) return;
+        if (m.done) {
+          this.#direct.delete(m.id);
+          this.#touch();
+        } else {
+          this.#direct.set(m.id, this.#clock.now());
+          this.#opts.onDirect?.(m.msg as Out, this.id);
+        }
+        this.#armWatchdog();
+        return;
+      }
       case 'actor.progress': {
-        this.#mailbox.touchInflight(this.#clock.now());
+        this.#touch();
         this.#armWatchdog();
         return;
       }
@@ -276,7 +312,10 @@ class ActorHost<In, Out> implements ActorHandle<In> {
         : code === 0
           ? { kind: 'normal' }
           : { kind: 'crash', error: { kind: 'exit_code', message: `worker exited with code ${code}` } };
-    if (this.#live === inc) this.#live = undefined;
+    if (this.#live === inc) {
+      this.#live = undefined;
+      this.#direct.clear(); // its peers send what it had not answered through main (runtime/peers.ts)
+    }
     this.#armWatchdog(); // nothing is in flight with no live worker: clears it
 
     const { poisoned, redelivered } = this.#mailbox.requeue(exit.kind === 'crash');

@@ -1,6 +1,6 @@
 // One worker thread running an actor (what its supervisor sees as a Child), and the metrics requests asked of it out
 // of band, each with its timeout. Split from host.ts, which keeps the mailbox and delivery across incarnations.
-import { Worker } from 'node:worker_threads';
+import { Worker, type Transferable } from 'node:worker_threads';
 import type { WireError } from '../../messages/common.js';
 import type { HostToWorker, WorkerMetrics } from '../../messages/actor.js';
 import type { Clock } from '../clock.js';
@@ -47,8 +47,8 @@ export class Incarnation implements Child {
     });
   }
 
-  post(m: HostToWorker): void {
-    this.worker.postMessage(m);
+  post(m: HostToWorker, transfer?: readonly Transferable[]): void {
+    this.worker.postMessage(m, transfer);
   }
 
   /** Asks the worker for its registry as request `id`; rejects with `timeout` after `timeoutMs`. */

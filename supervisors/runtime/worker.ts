@@ -5,6 +5,7 @@ import { assertNever } from '../../messages/common.js';
 import type { ActorFault, HostToWorker, LogLevel, WorkerToHost } from '../../messages/actor.js';
 import type { Replies, RequestType } from '../../messages/index.js';
 import { ActorRequestError, type ActorRequestFailure } from './errors.js';
+import { Peers, type DirectRequest } from './peers.js';
 import { threadDefaultMetrics } from './thread-metrics.js';
 
 export type ActorLog = Record<LogLevel, (msg: string, fields?: Record<string, unknown>) => void>;
@@ -80,45 +81,62 @@ export function runActor<In, Out, State = undefined, A extends Ask = never>(
   ) as ActorLog;
   let nextRequest = 1;
   const asked = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const viaHost = (msg: A, timeoutMs: number | null): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const id = nextRequest++;
+      asked.set(id, { resolve, reject });
+      post({ type: 'actor.request', id, msg, timeoutMs });
+    });
+  // requests to an actor main connected this one to go over that port (peers.ts); the rest through main
+  let nextDirect = 1;
+  const peers = new Peers(
+    (msg, timeoutMs) => viaHost(msg as A, timeoutMs),
+    (r) => {
+      if (stopping) return r.fail('reroute', 'the worker is stopping');
+      queue.push({ direct: r, id: nextDirect++ });
+      serve();
+    },
+  );
   const initCtx: InitCtx<Out, A> = {
     emit: (msg) => post({ type: 'actor.emit', msg }),
-    request: <M extends A>(msg: M, timeoutMs: number | null) =>
-      new Promise<Replies[M['type']]>((resolve, reject) => {
-        const id = nextRequest++;
-        asked.set(id, { resolve: resolve as (v: unknown) => void, reject });
-        post({ type: 'actor.request', id, msg, timeoutMs });
-      }),
+    request: <M extends A>(msg: M, timeoutMs: number | null) => peers.request(msg, timeoutMs) as Promise<Replies[M['type']]>,
     log,
     metrics: register,
   };
 
   type Deliver = Extract<HostToWorker<In>, { type: 'actor.deliver' }>;
-  const queue: Deliver[] = [];
+  /** A peer's request (peers.ts): handled like a delivery, answered on its port, never acked to the host. */
+  type Direct = { direct: DirectRequest; id: number };
+  const queue: Array<Deliver | Direct> = [];
   let state: State | undefined;
   let ready = false;
   let running = 0;
   let stopping = false;
   let throwNext = false; // armed by an injected 'throw' fault
 
-  async function handle(d: Deliver): Promise<void> {
+  async function handle(d: Deliver | Direct): Promise<void> {
     if (throwNext) {
       throwNext = false;
       throw new Error('injected fault: throw in handler'); // crashes while holding d, so d is redelivered
     }
     let replied = false;
+    const direct = 'direct' in d ? d.direct : null;
+    const seq = 'direct' in d ? 0 : d.seq;
     const ctx: ActorCtx<Out, State, A> = {
       ...initCtx,
       state: state as State,
-      delivery: { seq: d.seq, attempt: d.attempt },
+      delivery: 'direct' in d ? { seq: 0, attempt: 1 } : { seq: d.seq, attempt: d.attempt },
       reply: (value) => {
-        if (!d.request) throw new Error(`reply to message ${d.seq}, which is not a request`);
-        if (replied) throw new Error(`second reply to message ${d.seq}`);
+        if (!direct && !(d as Deliver).request) throw new Error(`reply to message ${seq}, which is not a request`);
+        if (replied) throw new Error(`second reply to message ${seq}`);
         replied = true;
-        post({ type: 'actor.reply', seq: d.seq, value });
+        if (direct) direct.reply(value);
+        else post({ type: 'actor.reply', seq, value });
       },
-      progress: () => post({ type: 'actor.progress', seq: d.seq }),
+      progress: () => post({ type: 'actor.progress', seq }),
     };
-    await handler(d.msg, ctx);
+    await handler((direct ? direct.msg : (d as Deliver).msg) as In, ctx);
+    if (direct && !replied) direct.fail('no_reply', 'the handler finished without ctx.reply');
   }
 
   function serve(): void {
@@ -127,8 +145,10 @@ export function runActor<In, Out, State = undefined, A extends Ask = never>(
       const d = queue.shift();
       if (!d) return;
       running++;
+      // a peer's request is shown to the host while it runs, so the stall watchdog sees it as it sees deliveries
+      if ('direct' in d) post({ type: 'actor.direct', id: d.id, done: false, msg: d.direct.msg });
       handle(d).then(() => {
-        post({ type: 'actor.ack', seq: d.seq });
+        post('direct' in d ? { type: 'actor.direct', id: d.id, done: true } : { type: 'actor.ack', seq: d.seq });
         running--;
         if (stopping && running === 0) process.exit(0);
         serve();
@@ -171,9 +191,17 @@ export function runActor<In, Out, State = undefined, A extends Ask = never>(
         else waiter?.reject(new ActorRequestError(m.error.kind as ActorRequestFailure, m.error.message));
         return;
       }
+      case 'actor.peer':
+        peers.attach(m);
+        return;
       case 'actor.stop':
-        // Messages posted but not started stay unacked; the host keeps them for the next incarnation.
+        // Messages posted but not started stay unacked; the host keeps them for the next incarnation. A peer's
+        // requests not started go back to their asker, which sends them through main (to the next incarnation).
         stopping = true;
+        for (const q of queue.splice(0)) {
+          if ('direct' in q) q.direct.fail('reroute', 'the worker is stopping');
+          else queue.push(q);
+        }
         if (running === 0) process.exit(0);
         log.debug('stopping after the current message', { reason: m.reason });
         return;

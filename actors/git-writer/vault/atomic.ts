@@ -1,7 +1,9 @@
 // Crash-safe file operations: a note on disk is always either its old bytes or its new bytes, never a torn mix.
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { closeSync, fchmodSync, fstatSync, fsync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { lstat, mkdir, open, readdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { fail, type Result } from '../../../messages/common.js';
 
 const TEMP_NAME_BYTES = 200; // leaves room for `.` + `.<12 hex>.tmp` under the 255-byte name limit
@@ -24,6 +26,10 @@ async function present(p: string): Promise<boolean> {
   }
 }
 
+const fsyncFd = promisify(fsync);
+/** Bytes up to this are written to the temp file with one synchronous call; more go through the thread pool. */
+const SYNC_WRITE_MAX = 64 * 1024;
+
 /** Makes a folder's entries (a rename, a new or removed name) durable, not just the file contents. */
 async function syncDir(dir: string): Promise<void> {
   if (process.platform === 'win32') return; // directories cannot be opened for fsync there; NTFS journals names
@@ -32,6 +38,31 @@ async function syncDir(dir: string): Promise<void> {
     await fh.sync();
   } finally {
     await fh.close();
+  }
+}
+
+/**
+ * syncDir with the open and close done in place: only the fsync waits in the thread pool. A write's file calls other
+ * than its fsyncs take microseconds each, less than a hop through the pool (~0.1–0.3 ms each on a loaded machine).
+ */
+async function syncDirFd(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const fd = openSync(dir, 'r');
+  try {
+    await fsyncFd(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** ensureDir with synchronous calls: nothing to do for a folder that exists (the usual case). */
+async function ensureDirFast(dir: string): Promise<void> {
+  if (statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
+  const first = mkdirSync(dir, { recursive: true });
+  if (first === undefined) return;
+  for (let d = dir; ; d = path.dirname(d)) {
+    await syncDirFd(path.dirname(d));
+    if (d === first || path.dirname(d) === d) break;
   }
 }
 
@@ -69,30 +100,46 @@ export async function atomicWriteFile(
   abs: string,
   data: Buffer | string,
   beforeRename?: () => Promise<void>,
+  /** Given: the folder's fsync is handed over instead of awaited (the git writer overlaps it with the commit). */
+  folderSync?: (synced: Promise<void>) => void,
 ): Promise<{ mtimeMs: number; size: number }> {
+  // the file calls run in place and only the fsyncs (and a big write) in the thread pool: see syncDirFd
   const dir = path.dirname(abs);
-  await ensureDir(dir);
+  await ensureDirFast(dir);
   const tmp = path.join(dir, `.${truncateUtf8(path.basename(abs), TEMP_NAME_BYTES)}.${randomBytes(TEMP_HEX_BYTES).toString('hex')}.tmp`);
-  const previous = (await present(abs)) ? await stat(abs) : null;
-  let fh: FileHandle | undefined;
+  const previous = statSync(abs, { throwIfNoEntry: false }) ?? null;
+  let fd: number | undefined;
   let written: { mtimeMs: number; size: number };
   try {
-    fh = await open(tmp, 'wx', 0o644); // O_EXCL: never reuse or follow something already at that name
-    if (previous) await fh.chmod(previous.mode & 0o7777);
-    await fh.writeFile(data);
-    await fh.sync();
-    const st = await fh.stat();
+    fd = openSync(tmp, 'wx', 0o644); // O_EXCL: never reuse or follow something already at that name
+    if (previous) fchmodSync(fd, previous.mode & 0o7777);
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    if (bytes.length <= SYNC_WRITE_MAX) for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+    else await writeFile(tmp, bytes, { flag: 'r+' });
+    await fsyncFd(fd);
+    const st = fstatSync(fd);
     written = { mtimeMs: st.mtimeMs, size: st.size };
-    await fh.close();
-    fh = undefined;
+    closeSync(fd);
+    fd = undefined;
     await beforeRename?.();
-    await rename(tmp, abs);
+    renameSync(tmp, abs);
   } catch (err) {
-    await fh?.close().catch(() => undefined); // the original error is the one worth reporting
-    await rm(tmp, { force: true });
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        /* the original error is the one worth reporting */
+      }
+    }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* not made, or gone */
+    }
     throw err;
   }
-  await syncDir(dir);
+  if (folderSync) folderSync(syncDirFd(dir));
+  else await syncDirFd(dir);
   return written;
 }
 

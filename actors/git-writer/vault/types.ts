@@ -42,6 +42,11 @@ export type ApplyCaller = Caller & {
    * new bytes are then durable in a temp file beside it). Only writes call it: a delete or move is applied at once.
    */
   beforeWrite?: (contentHash: string) => Promise<void>;
+  /**
+   * Given: a write hands over the fsync of the note's folder (which makes the rename durable) instead of awaiting it;
+   * the caller overlaps it with the commit and awaits it before answering.
+   */
+  folderSync?: (synced: Promise<void>) => void;
 };
 
 /** A mutation that reached the disk. `mtimeMs`/`contentHash` describe the note afterwards (null after a delete). */

@@ -1,7 +1,7 @@
 // The one mutation path into the vault: checks an agent's write, delete or move in a fixed order, then applies it
 // atomically — every refusal is data with a stable reason code and a message saying what to fix.
 import fs from 'node:fs';
-import { open, stat, statfs } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { assertNever, fail, type Failure } from '../../../messages/common.js';
 import type { VaultOp, WriteFailReason } from '../../../messages/vault-ops.js';
 import { isSensitive as frontmatterFlagsSensitive, readFrontmatter } from '../../chunker/frontmatter.js';
@@ -48,19 +48,20 @@ function contentProblem(content: unknown): string | null {
   return null;
 }
 
+/** The note as it is, read with synchronous calls: a note is small, and each call costs less than a thread-pool hop. */
 async function readCurrent(abs: string): Promise<Current | null> {
-  let fh;
+  let fd: number;
   try {
-    fh = await open(abs, 'r');
+    fd = fs.openSync(abs, 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
   try {
-    const st = await fh.stat();
-    return { bytes: await fh.readFile(), mtimeMs: st.mtimeMs };
+    const st = fs.fstatSync(fd);
+    return { bytes: fs.readFileSync(fd), mtimeMs: st.mtimeMs };
   } finally {
-    await fh.close();
+    fs.closeSync(fd);
   }
 }
 
@@ -130,7 +131,7 @@ export class VaultWriter {
       );
     }
     try {
-      return await this.#apply(op, caller.mayReadSensitive === true, caller.privileged === true, caller.beforeWrite);
+      return await this.#apply(op, caller.mayReadSensitive === true, caller.privileged === true, caller.beforeWrite, caller.folderSync);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException | null)?.code;
       if (code === 'ENOSPC' || code === 'EDQUOT') {
@@ -154,7 +155,13 @@ export class VaultWriter {
     return resolveVaultPath(this.#root, input, { allowlist: this.#allowlist, reserved: this.#reserved, privileged });
   }
 
-  async #apply(op: VaultOp, mayRead: boolean, privileged: boolean, beforeWrite?: ApplyCaller['beforeWrite']): Promise<ApplyResult> {
+  async #apply(
+    op: VaultOp,
+    mayRead: boolean,
+    privileged: boolean,
+    beforeWrite?: ApplyCaller['beforeWrite'],
+    folderSync?: ApplyCaller['folderSync'],
+  ): Promise<ApplyResult> {
     if (privileged && op.op !== 'write') throw new Error('the memory tools only append (a privileged write)');
     switch (op.op) {
       case 'write': {
@@ -189,7 +196,7 @@ export class VaultWriter {
         const full = await this.#lowOnSpace(bytes.length);
         if (full) return full;
         const contentHash = sha256Hex(bytes);
-        const written = await atomicWriteFile(target.abs, bytes, async () => beforeWrite?.(contentHash));
+        const written = await atomicWriteFile(target.abs, bytes, async () => beforeWrite?.(contentHash), folderSync);
         return { ok: true, paths: [target.rel], mtimeMs: written.mtimeMs, contentHash };
       }
       case 'delete': {
@@ -251,8 +258,8 @@ export class VaultWriter {
 
   /** `disk_full` when the vault's disk could not hold `bytes` more and still leave room for the commit. */
   async #lowOnSpace(bytes: number): Promise<Failure<WriteFailReason> | null> {
-    const fs = await statfs(this.#root);
-    const free = fs.bavail * fs.bsize;
+    const st = fs.statfsSync(this.#root);
+    const free = st.bavail * st.bsize;
     if (free >= bytes + MIN_FREE_BYTES) return null;
     return fail(
       'disk_full',
