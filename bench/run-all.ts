@@ -30,7 +30,7 @@ const ORDER = [
   'qmd-compare',
 ];
 /** Modules in bench/ that are not benchmarks. */
-const NOT_BENCHES = new Set(['harness', 'run-all', 'synthetic-store']);
+const NOT_BENCHES = new Set(['harness', 'run-all', 'synthetic-store', 'proc-memory']);
 
 /** Benchmarks with a source in bench/ (a stale dist file of a removed script is not one); built or not. */
 function discover(): string[] {
