@@ -30,7 +30,7 @@ const ORDER = [
   'qmd-compare',
 ];
 /** Modules in bench/ that are not benchmarks. */
-const NOT_BENCHES = new Set(['harness', 'run-all', 'synthetic-store']);
+const NOT_BENCHES = new Set(['harness', 'run-all', 'synthetic-store', 'proc-memory']);
 
 /** Benchmarks with a source in bench/ (a stale dist file of a removed script is not one); built or not. */
 function discover(): string[] {
@@ -210,6 +210,19 @@ const EXTRACT: Record<string, (r: Json) => Row[]> = {
       met: bool(at(r, 'noWork')),
     },
   ],
+  // the real daemon (bench/daemon-rss.ts): steady RSS = the larger of after the pool release and after the searches
+  'daemon-rss': (r) =>
+    asList(at(r, 'results')).map((c) => {
+      const steady = Math.max(n(c, 'stages.afterRelease.rssMB'), n(c, 'stages.afterSearches.rssMB'));
+      const limit = n(r, `goal.${String(at(c, 'case'))}`);
+      return {
+        bench: 'daemon-rss',
+        figure: `RSS of \`memvault start\`, ${String(at(c, 'case'))} (${num(at(c, 'chunks'), 0)} chunks, ${num(at(c, 'chunksPerSecond'))} chunks/s): steady after indexing and ${num(at(c, 'searches'), 0)} searches (peak)`,
+        goal: `≤ ${limit} MB`,
+        measured: `${num(steady, 0)} MB (${num(at(c, 'peakMB'), 0)})`,
+        met: le(steady, limit),
+      };
+    }),
   'daemon-memory': (r) => [
     {
       bench: 'daemon-memory',

@@ -80,6 +80,8 @@ const embedderSchema = z
     // niceness of the bulk embedding threads (Linux): while a backlog is embedded, searches, agents' writes and the
     // daemon's own threads get the CPU first; 0 runs them at the daemon's priority
     nice: z.number().int().min(0).max(19).default(10),
+    // the bulk threads and their model sessions end after this long without work (README, Memory); 0 keeps them
+    release_after_ms: z.number().int().min(0).max(3_600_000).default(10_000),
     onnx: onnxSchema.optional(),
     openai: z
       .object({

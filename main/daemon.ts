@@ -57,7 +57,7 @@ export class Daemon {
   constructor(cfg: Config, opts: DaemonOptions) {
     this.#cfg = cfg;
     this.#o = opts;
-    this.pools = new EmbedPools(cfg.embedder.threads, cfg.embedder.nice);
+    this.pools = new EmbedPools(cfg.embedder.threads, cfg.embedder.nice, { releaseAfterMs: cfg.embedder.release_after_ms });
     this.metrics = new MainMetrics(this.board, this.handles);
     operatorMetrics(this.metrics.registry, this.board, { vault: cfg.vault, dataDir: cfg.data_dir });
     this.router = new Router({ handles: this.handles, log: opts.log, notice: (m) => this.#notice(m), answer: (m) => this.#answer(m) });

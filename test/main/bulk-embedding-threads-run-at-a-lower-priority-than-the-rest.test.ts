@@ -45,7 +45,9 @@ t.test('only the bulk pool threads are niced', { skip: process.platform !== 'lin
     'the query pool thread keeps the normal priority',
   );
 
-  const b = await Promise.all([pools.run('bulk', { settings, texts: ['one'] }), pools.run('bulk', { settings, texts: ['two'] })]);
+  // more than 4 texts each: a smaller task would borrow the loaded query thread instead (embed-pools.ts)
+  const five = (w: string): string[] => Array.from({ length: 5 }, (_, i) => `${w} ${i}`);
+  const b = await Promise.all([pools.run('bulk', { settings, texts: five('one') }), pools.run('bulk', { settings, texts: five('two') })]);
   t.ok(
     b.every((o) => o.ok),
     'the bulk pool answers',
