@@ -31,6 +31,7 @@ import {
   writeResults,
 } from './harness.js';
 import { parseMetrics, readProc, smapsByMapping, type ProcFigures } from './proc-memory.js';
+import type { IndexState } from '../actors/gateway/index-view.js';
 
 /** The Makefile's `run` target starts the daemon with these (README, Memory). */
 export const MAKE_RUN_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
@@ -89,15 +90,7 @@ function freePort(): Promise<number> {
 }
 
 interface Status {
-  index: {
-    documents: number;
-    chunks: number;
-    vectors: number;
-    pending: number;
-    in_flight: number;
-    files_total: number;
-    reconciled: boolean;
-  };
+  index: Pick<IndexState, 'documents' | 'chunks' | 'vectors' | 'pending' | 'in_flight' | 'files_total' | 'reconciled'>;
 }
 
 async function getJson<T>(port: number, token: string, p: string): Promise<T> {

@@ -1,19 +1,17 @@
 // Pseudo-relevance feedback on 299 real tldr pages, indexed by the real chunker and the real model (use-lite): a
 // question worded unlike its page ("include another repository inside mine as a subdirectory" for git-submodule)
 // finds it in the top 5 only when the query vector is moved toward the first pass's best notes.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { parseNote } from '../../actors/chunker/parse-note.js';
 import { createUseLiteProvider } from '../../actors/embedder/use-lite/provider.js';
 import { DEFAULT_RANKING, withRanking } from '../../actors/gateway/ranking.js';
 import { search } from '../../actors/gateway/search.js';
 import { IndexWriter } from '../../actors/store-writer/index-writer.js';
 import { openIndex } from '../../actors/store-writer/schema.js';
-import { vaultPath } from '../../messages/common.js';
 import { FEEDBACK_PAGES } from '../fixtures/feedback-pages.js';
-import { corpusDir } from '../helpers/corpora.js';
+import { indexTldrPages } from '../helpers/tldr-index.js';
 
 /** Questions t168, t137, t198, t144, t103, t170, t121, t26, t128, t22 and t105 of bench/qrels/queries.json. */
 const QUESTIONS: Array<[string, string[]]> = [
@@ -41,29 +39,7 @@ t.test('feedback puts the answering page in the top 5 for questions the first pa
   const db = openIndex(path.join(dir, 'index.sqlite'), { readonly: false });
   t.teardown(() => db.close());
   const writer = new IndexWriter(db, { model: model.info, chunkerVersion: 'test-1', now: () => 1_700_000_000_000 });
-  for (const page of FEEDBACK_PAGES) {
-    const file = `${page}.md`;
-    const parsed = parseNote(vaultPath(file), readFileSync(path.join(corpusDir('tldr-common'), file)), model.tokens, {
-      maxTokens: model.tokens.maxTokens,
-      overlapTokens: 16,
-      maxBytes: 2_000_000,
-    });
-    if (!parsed.ok) throw new Error(`${file}: ${parsed.message}`);
-    const n = parsed.note;
-    const vectors = await model.embed(n.chunks.map((c) => c.content));
-    writer.upsertDocument({
-      sourceType: 'vault',
-      sourceId: file,
-      title: n.title,
-      contentHash: n.contentHash,
-      mtimeMs: 1000,
-      size: 1,
-      metadata: {},
-      tags: n.tags,
-      sensitive: false,
-      chunks: n.chunks.map((c, i) => ({ ...c, vector: vectors[i]! })),
-    });
-  }
+  await indexTldrPages(writer, model, FEEDBACK_PAGES);
   t.equal(FEEDBACK_PAGES.length, 299);
 
   const oneToFive = (q: Float32Array, question: string, answers: string[], withFeedback: boolean): number | null => {

@@ -1,19 +1,17 @@
 // On 70 real tldr pages indexed by the real chunker and the real model (use-lite), hybrid search finds the page that
 // answers a paraphrased question (no command name in it) better than either list alone and than the baseline's
 // reciprocal-rank fusion; e.g. "make a copy of a remote repository" finds git-clone first.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { parseNote } from '../../actors/chunker/parse-note.js';
 import { createUseLiteProvider } from '../../actors/embedder/use-lite/provider.js';
 import { BASELINE_RANKING, type Ranking } from '../../actors/gateway/ranking.js';
 import { search } from '../../actors/gateway/search.js';
 import { IndexWriter } from '../../actors/store-writer/index-writer.js';
 import { openIndex } from '../../actors/store-writer/schema.js';
-import { vaultPath } from '../../messages/common.js';
 import type { SearchMode } from '../../messages/store.js';
-import { corpusDir } from '../helpers/corpora.js';
+import { indexTldrPages } from '../helpers/tldr-index.js';
 
 /** Questions t170–t199 of bench/qrels/queries.json and the pages that answer each. */
 const QUESTIONS: Array<[string, string[]]> = [
@@ -59,29 +57,7 @@ t.test('hybrid ranks the answering page higher than bm25, vector or reciprocal-r
   const writer = new IndexWriter(db, { model: model.info, chunkerVersion: 'test-1', now: () => 1_700_000_000_000 });
 
   const pages = [...new Set(QUESTIONS.flatMap(([, answers]) => answers))].sort();
-  for (const page of pages) {
-    const file = `${page}.md`;
-    const parsed = parseNote(vaultPath(file), readFileSync(path.join(corpusDir('tldr-common'), file)), model.tokens, {
-      maxTokens: model.tokens.maxTokens,
-      overlapTokens: 16,
-      maxBytes: 2_000_000,
-    });
-    if (!parsed.ok) throw new Error(`${file}: ${parsed.message}`);
-    const n = parsed.note;
-    const vectors = await model.embed(n.chunks.map((c) => c.content));
-    writer.upsertDocument({
-      sourceType: 'vault',
-      sourceId: file,
-      title: n.title,
-      contentHash: n.contentHash,
-      mtimeMs: 1000,
-      size: 1,
-      metadata: {},
-      tags: n.tags,
-      sensitive: false,
-      chunks: n.chunks.map((c, i) => ({ ...c, vector: vectors[i]! })),
-    });
-  }
+  await indexTldrPages(writer, model, pages);
   t.equal(pages.length, 70);
 
   const mrr: Record<string, number> = { hybrid: 0, bm25: 0, vector: 0, baseline: 0 };
