@@ -21,8 +21,10 @@ type Checked = { ok: true; nonce: string } | { ok: false; reason: 'malformed' | 
 function check(token: string, purpose: 'login' | 'session', value: string, now: number): Checked {
   const m = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$/.exec(value);
   if (!m) return { ok: false, reason: 'malformed' };
-  const want = createHmac('sha256', key(token, purpose)).update(`${m[1]}.${m[2]}`).digest();
-  const got = Buffer.from(m[3]!, 'base64url');
+  // compared as the text issued, not as decoded bytes: the 43rd character carries 2 bits decoding ignores, so a
+  // byte comparison would take 4 spellings of every signature
+  const want = Buffer.from(createHmac('sha256', key(token, purpose)).update(`${m[1]}.${m[2]}`).digest('base64url'));
+  const got = Buffer.from(m[3]!);
   if (got.length !== want.length || !timingSafeEqual(got, want)) return { ok: false, reason: 'bad_signature' };
   if (Number.parseInt(m[1]!, 36) <= now) return { ok: false, reason: 'expired' };
   return { ok: true, nonce: m[2]! };
