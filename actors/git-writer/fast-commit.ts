@@ -6,6 +6,7 @@
 // --index-info` for an index it does not handle): if a lock stops it, nothing moves and the batch fails as
 // `git_failed`, as `git commit` did. Anything unusual (a symlink, a submodule, a detached HEAD) answers `fallback`,
 // and GitRepo commits with the porcelain as before.
+import { retryWhileLocked } from './lock-retry.js';
 import { spawn } from 'node:child_process';
 import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -67,7 +68,6 @@ const object: Parser<{ sha: string; type: string; body: Buffer } | null> = (buf)
 
 // Another git (a person's `git status`) may hold index.lock for a moment: as git-repo.ts retries its commands.
 const LOCK_BUSY = /\.lock': File exists|Unable to create '[^']*\.lock'/;
-const LOCK_RETRY_MS = [20, 80, 250];
 
 function run(
   cwd: string,
@@ -204,12 +204,11 @@ export class FastCommitter {
    * Throws as `update-ref` failing did (the batch then goes through `git commit`): nothing moved.
    */
   async #moveRef(ref: string, sha: string, old: string, log: RefLogSettings): Promise<void> {
-    for (const ms of [...LOCK_RETRY_MS, -1]) {
-      const r = this.#refFiles.update(ref, sha, old, REFLOG_MESSAGE, log);
-      if (r.kind === 'done') return;
-      if (r.kind === 'moved' || ms < 0) throw new Error(`fatal: ${r.message}`);
-      await new Promise((res) => setTimeout(res, ms));
-    }
+    const r = await retryWhileLocked(
+      () => this.#refFiles.update(ref, sha, old, REFLOG_MESSAGE, log),
+      (r) => r.kind === 'busy',
+    );
+    if (r.kind !== 'done') throw new Error(`fatal: ${r.message}`);
   }
 
   /**
@@ -238,16 +237,13 @@ export class FastCommitter {
    * does not handle. Retried while another git holds the lock for a moment; null when done, else why not.
    */
   async #updateIndex(changes: Change[], zero: string): Promise<string | null> {
-    let why = '';
-    for (const ms of [...LOCK_RETRY_MS, -1]) {
-      const r = updateIndex(this.#indexFile, changes, this.#hexLen);
-      if (r.kind === 'done') return null;
-      if (r.kind === 'unsupported') return this.#spawnUpdateIndex(changes, zero);
-      why = `git's index could not be updated: ${r.message}`;
-      if (ms < 0) break;
-      await new Promise((res) => setTimeout(res, ms));
-    }
-    return why;
+    const r = await retryWhileLocked(
+      () => updateIndex(this.#indexFile, changes, this.#hexLen),
+      (r) => r.kind === 'busy',
+    );
+    if (r.kind === 'done') return null;
+    if (r.kind === 'unsupported') return this.#spawnUpdateIndex(changes, zero);
+    return `git's index could not be updated: ${r.message}`;
   }
 
   /** `git update-index --index-info` (one process per batch: it holds index.lock until it ends). */
@@ -255,15 +251,12 @@ export class FastCommitter {
     const input = changes
       .map((c) => (c.entry === null ? `0 ${zero}\t${c.path}\0` : `${c.entry.mode} ${c.entry.sha}\t${c.path}\0`))
       .join('');
-    let why = '';
-    for (const ms of [...LOCK_RETRY_MS, -1]) {
-      const r = await run(this.root, ['update-index', '-z', '--index-info'], this.#env, input);
-      if (r.code === 0) return null;
-      why = `git update-index -z --index-info failed (exit ${r.code ?? 'signal'}): ${r.stderr.trim() || 'no output'}`;
-      if (ms < 0 || !LOCK_BUSY.test(r.stderr)) break;
-      await new Promise((res) => setTimeout(res, ms));
-    }
-    return why;
+    const r = await retryWhileLocked(
+      () => run(this.root, ['update-index', '-z', '--index-info'], this.#env, input),
+      (r) => r.code !== 0 && LOCK_BUSY.test(r.stderr),
+    );
+    if (r.code === 0) return null;
+    return `git update-index -z --index-info failed (exit ${r.code ?? 'signal'}): ${r.stderr.trim() || 'no output'}`;
   }
 
   async #build(item: FastItem, parent: string, treeSha: string, who: Identity): Promise<Built | Exclude<FastResult, { ok: true }>> {

@@ -1,5 +1,6 @@
 // The vault's git repository as memvault uses it: one commit per agent mutation, undo by `git revert` (history only
 // grows), people's own edits committed as theirs.
+import { retryWhileLocked } from './lock-retry.js';
 import { lstatSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
@@ -41,7 +42,6 @@ const WRITE_CONFIG = ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0', '-c', '
 // Another git process (a person's `git status`, a detached gc) may hold a lock for a moment; such a command failed
 // before changing anything, so it is safe to run again.
 const LOCK_BUSY = /\.lock': File exists|cannot lock ref|Unable to create '[^']*\.lock'/;
-const LOCK_RETRY_MS = [20, 80, 250];
 
 /** Paths come validated from the vault writer; anything else here is a bug, not an outcome. */
 function checkPaths(paths: readonly string[]): string[] {
@@ -214,13 +214,7 @@ export class GitRepo {
     // Literal pathspecs: a note called `[draft] *.md` or `:x.md` must name that file, not a pattern or magic.
     const run = (): Promise<GitOutput | GitFailure> =>
       git(this.root, args, { ...opts, env: { ...this.#env, GIT_LITERAL_PATHSPECS: '1', ...opts.env } });
-    let r = await run();
-    for (const ms of LOCK_RETRY_MS) {
-      if (r.ok || !LOCK_BUSY.test(r.stderr)) break;
-      await new Promise((res) => setTimeout(res, ms));
-      r = await run();
-    }
-    return r;
+    return retryWhileLocked(run, (r) => !r.ok && LOCK_BUSY.test(r.stderr));
   }
 
   // synchronous: asked after every commit, and one lstat costs less than a thread-pool hop
