@@ -40,13 +40,6 @@ export function pickEntry(dist: string, rel: string, env: NodeJS.ProcessEnv = pr
   return b !== null && (compiled === null || b >= compiled) ? bundled : path.join(dist, own);
 }
 
-/** The module to start for the compiled entry `url` (see pickEntry); anything outside dist/ is returned as is. */
-export function runnable(url: URL): URL {
-  const rel = path.relative(DIST_DIR, fileURLToPath(url));
-  if (rel.startsWith('..') || path.isAbsolute(rel)) return url;
-  return pathToFileURL(pickEntry(DIST_DIR, rel));
-}
-
 /** The module to start for the entry at `rel` under dist/ (e.g. `actors/git-writer/spawner-process.js`). */
 export function entry(rel: string): URL {
   return pathToFileURL(pickEntry(DIST_DIR, rel));

@@ -53,7 +53,7 @@ t.test('after make build every entry starts from its bundle, and a daemon runs o
   const { d, v } = await daemonOn(t, { 'Inbox/otters.md': '# Otters\n\nOtters hold hands while they sleep.\n' });
   const r = await d.search('sea otters sleeping', { mode: 'hybrid', k: 1 });
   t.equal(r.results[0]?.path, 'Inbox/otters.md', 'indexed and embedded by bundled threads');
-  t.equal(r.mode_used ?? 'hybrid', 'hybrid');
+  t.equal(r.mode, 'hybrid', 'answered in hybrid mode: the bundled embedder gave the query its vector');
   const w = await d.tool('vault_write', { path: 'Inbox/from-bundle.md', content: '# From the bundle\n\nwritten\n' }, 'tester');
   t.equal(w.status, 200, 'a write through the bundled git writer and its spawner');
   const log = execFileSync('git', ['-C', v.dir, 'log', '--format=%(trailers:key=Memvault-Agent,valueonly)', '--', 'Inbox/from-bundle.md'], {
