@@ -7,19 +7,15 @@ import { feedbackVector, seedChunks } from './feedback.js';
 import { type FilterSql, filterSql, passing } from './filter-sql.js';
 import { type FtsQuery, ftsQuery } from './fts-query.js';
 import { fuseLists } from './fusion.js';
+import { keywordSnippets } from './snippets.js';
 import { CHUNKS_PER_NOTE, groupByNote, type NoteGroup, type Ranked } from './group-by-note.js';
 import { COMPLETE_DEPTH, completeLists } from './note-rescore.js';
+import { withinBudget } from './match-budget.js';
 import { type ChunkList, rankNotes } from './note-ranking.js';
 import { DEFAULT_RANKING, MIN_DEPTH, type Ranking } from './ranking.js';
 import { DEFAULT_OVERSAMPLE, vectorList } from './vector-search.js';
 
 export { DEFAULT_OVERSAMPLE };
-/**
- * Rows bm25 may score for one query. An OR query with a common word matches most chunks, and scoring plus
- * sorting costs ~0.8 µs a row; the most common words are left out of the match (rarest kept first) as long as
- * the rest find enough rows. Such words carry almost no bm25 weight, so the ranking barely changes.
- */
-const MATCH_BUDGET = 5000;
 /** Hits one call may ask for. */
 export const MAX_K = 200;
 const SNIPPET_CHARS = 200;
@@ -140,6 +136,8 @@ function searchInSnapshot(
   const lists: ChunkList[] = [];
   let keyword: Keyword = { ranked: [], match: null, table: fts.table };
   const deep: Ranked[][] = [];
+  /** the document of each chunk looked up so far (the feedback seeds, the complete scores) */
+  const docs = new Map<number, number>();
   if (req.mode !== 'vector') {
     keyword =
       early?.limit === depths.bm25Limit
@@ -156,7 +154,7 @@ function searchInSnapshot(
   }
   if (fusing && r.feedback && lists.length === 2) {
     // a third list, for the query moved toward the first pass's best notes (feedback.ts)
-    const seeds = seedChunks(db, fuseLists(lists, r.fusion), r.feedback.k);
+    const seeds = seedChunks(db, fuseLists(lists, r.fusion), r.feedback.k, docs);
     const moved = feedbackVector(db, queryVector!, seeds, r.feedback.beta);
     if (moved !== queryVector) {
       const fb = vectorList(db, moved, filters, k, depths.vectorLimit, oversample);
@@ -176,6 +174,7 @@ function searchInSnapshot(
         db,
         lists.map((l) => l.items),
         deep,
+        docs,
       );
       chunkLists = lists.map((l, i) => ({ ...l, items: complete.lists[i]! }));
       docOf = complete.docOf;
@@ -253,22 +252,6 @@ function bm25Weights(ranking: Ranking): string {
   return `${content}, ${heading}, ${title}`;
 }
 
-/** The terms to match: rarest first, adding more while the rows they match stay within MATCH_BUDGET. */
-function withinBudget(db: Database, table: FtsQuery['table'], terms: string[], needed: number): string[] {
-  if (terms.length === 1) return terms;
-  const count = prepared(db, `SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ${MATCH_BUDGET + 1})`).pluck();
-  const byRarity = terms.map((t) => ({ t, n: count.get(t) as number })).sort((a, b) => a.n - b.n);
-  const kept: string[] = [];
-  let rows = 0;
-  for (const { t, n } of byRarity) {
-    if (n === 0) continue;
-    if (kept.length > 0 && rows >= needed && rows + n > MATCH_BUDGET) break;
-    kept.push(t);
-    rows += n;
-  }
-  return kept.length > 0 ? kept : terms;
-}
-
 /** The hits of a keyword list read in an earlier snapshot that still pass the filters in this one. */
 function recheck(db: Database, filters: FilterSql, ranked: Ranked[]): Ranked[] {
   const pass = new Set(
@@ -302,18 +285,11 @@ function materialise(db: Database, ranked: Ranked[], keyword: Keyword): SearchHi
      FROM json_each(?) j CROSS JOIN memory_chunks c ON c.id = j.value CROSS JOIN memory_documents d ON d.id = c.document_id`,
   ).all(ids) as HitRow[];
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const snippets = new Map<number, string>();
   const keywordIds = new Set(keyword.ranked.map((r) => r.id));
   const kwIds = ranked.filter((r) => keywordIds.has(r.id)).map((r) => r.id);
   // The bigram table holds character pairs, not readable text: its hits keep the start of the chunk instead.
-  if (keyword.match !== null && kwIds.length > 0 && keyword.table === 'memory_fts') {
-    const snip = prepared(
-      db,
-      `SELECT rowid AS id, snippet(memory_fts, 0, '', '', '…', 32) AS s FROM memory_fts
-       WHERE memory_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
-    ).all(keyword.match, JSON.stringify(kwIds)) as Array<{ id: number; s: string }>;
-    for (const r of snip) snippets.set(r.id, r.s);
-  }
+  const snippets =
+    keyword.match !== null && keyword.table === 'memory_fts' ? keywordSnippets(db, keyword.match, kwIds) : new Map<number, string>();
   const hits: SearchHit[] = [];
   for (const r of ranked) {
     const row = byId.get(r.id);
