@@ -3,6 +3,7 @@
 import type { Database } from 'better-sqlite3';
 import { prepared } from '../store-writer/statement-cache.js';
 import type { FtsQuery } from './fts-query.js';
+import { snapshotVersion } from './snapshot-version.js';
 
 /**
  * Rows bm25 may score for one query. An OR query with a common word matches most chunks, and scoring plus
@@ -14,10 +15,7 @@ export const MATCH_BUDGET = 5000;
 const MAX_CACHED = 20_000;
 
 interface Counts {
-  /**
-   * When counted: PRAGMA data_version, which changes when another connection (the store writer) commits, and
-   * total_changes(), which counts this connection's own writes (a test's, or a CLI's single connection).
-   */
+  /** snapshotVersion() when counted. */
   version: string;
   byTerm: Map<string, number>;
 }
@@ -45,7 +43,7 @@ export function withinBudget(db: Database, table: FtsQuery['table'], terms: stri
  * those of its snapshot.
  */
 function termCounter(db: Database, table: FtsQuery['table']): (term: string) => number {
-  const version = prepared(db, `SELECT (SELECT data_version FROM pragma_data_version()) || '.' || total_changes()`).pluck().get() as string;
+  const version = snapshotVersion(db);
   let c = cache.get(db);
   if (!c || c.version !== version || c.byTerm.size > MAX_CACHED) {
     c = { version, byTerm: new Map() };

@@ -7,6 +7,7 @@ import { feedbackVector, seedChunks } from './feedback.js';
 import { type FilterSql, filterSql, passing } from './filter-sql.js';
 import { type FtsQuery, ftsQuery } from './fts-query.js';
 import { fuseLists } from './fusion.js';
+import { snapshotVersion } from './snapshot-version.js';
 import { keywordSnippets } from './snippets.js';
 import { CHUNKS_PER_NOTE, groupByNote, type NoteGroup, type Ranked } from './group-by-note.js';
 import { COMPLETE_DEPTH, completeLists } from './note-rescore.js';
@@ -39,9 +40,9 @@ export function search(db: Database, req: SearchRequest, queryVector: Float32Arr
 
 /**
  * search() while the query is still being embedded (in another thread): a hybrid search reads its keyword list
- * meanwhile, in a snapshot of its own, and the rest once the vector is there. The second snapshot re-checks those
- * keyword hits against the filters, so a chunk deleted, or a note renamed out of a folder filter or made sensitive
- * in between, is not answered.
+ * meanwhile, in a snapshot of its own, and the rest once the vector is there. When the index changed in between, the
+ * second snapshot re-checks those keyword hits against the filters, so a chunk deleted, or a note renamed out of a
+ * folder filter or made sensitive in between, is not answered.
  */
 export async function searchWhileEmbedding(
   db: Database,
@@ -52,7 +53,11 @@ export async function searchWhileEmbedding(
   // the keyword list a hybrid search reads when its vector arrives (if it does not, the list is read again)
   const p = req.mode === 'hybrid' && req.k > 0 ? plan(req, opts, true) : null;
   const early = p
-    ? { limit: p.bm25Limit, keyword: db.transaction(() => bm25List(db, p.fts, p.filters, p.bm25Limit, p.ranking))() }
+    ? db.transaction(() => ({
+        limit: p.bm25Limit,
+        keyword: bm25List(db, p.fts, p.filters, p.bm25Limit, p.ranking),
+        version: snapshotVersion(db),
+      }))()
     : undefined;
   const qv = await queryVector;
   return db.transaction(() => searchInSnapshot(db, req, qv, opts, early))();
@@ -116,6 +121,8 @@ function plan(req: SearchRequest, opts: SearchOptions, useVector: boolean): Plan
 interface EarlyKeyword {
   limit: number;
   keyword: Keyword;
+  /** snapshotVersion() of the snapshot it was read in: the same in the next one, its hits need no second check */
+  version: string;
 }
 
 function searchInSnapshot(
@@ -141,7 +148,10 @@ function searchInSnapshot(
   if (req.mode !== 'vector') {
     keyword =
       early?.limit === depths.bm25Limit
-        ? { ...early.keyword, ranked: recheck(db, filters, early.keyword.ranked) }
+        ? {
+            ...early.keyword,
+            ranked: early.version === snapshotVersion(db) ? early.keyword.ranked : recheck(db, filters, early.keyword.ranked),
+          }
         : bm25List(db, fts, filters, depths.bm25Limit, r);
     deep.push(keyword.ranked);
     lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25Depth), weight: 1 });
