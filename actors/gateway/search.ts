@@ -167,7 +167,7 @@ function searchInSnapshot(
     const seeds = seedChunks(db, fuseLists(lists, r.fusion), r.feedback.k, docs);
     const moved = feedbackVector(db, queryVector!, seeds, r.feedback.beta);
     if (moved !== queryVector) {
-      const fb = vectorList(db, moved, filters, k, depths.vectorLimit, oversample);
+      const fb = vectorList(db, moved, filters, k, depths.vectorLimit, r.feedback.oversample ?? oversample);
       deep.push(fb);
       lists.push({ kind: 'vector', items: fb.slice(0, depths.vectorDepth), weight: r.feedback.weight });
     }
