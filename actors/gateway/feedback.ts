@@ -6,11 +6,12 @@ import { prepared } from '../store-writer/statement-cache.js';
 import type { Ranked } from './group-by-note.js';
 import { documentsOf } from './note-ranking.js';
 
-/** The best chunk of each of the first `k` distinct notes of `list` (best first). */
-export function seedChunks(db: Database, list: Ranked[], k: number): Ranked[] {
-  const docOf = documentsOf(
+/** The best chunk of each of the first `k` distinct notes of `list` (best first); `docOf` as documentsOf's `known`. */
+export function seedChunks(db: Database, list: Ranked[], k: number, docOf = new Map<number, number>()): Ranked[] {
+  documentsOf(
     db,
     list.map((r) => r.id),
+    docOf,
   );
   const seen = new Set<number>();
   const out: Ranked[] = [];

@@ -71,11 +71,16 @@ export function foldToNotes(list: Ranked[], docOf: Map<number, number>, next: nu
   return [...acc].map(([id, a]) => ({ id, score: a.score })).sort((x, y) => y.score - x.score || x.id - y.id);
 }
 
-/** The document of each of `chunkIds`. */
-export function documentsOf(db: Database, chunkIds: number[]): Map<number, number> {
-  if (chunkIds.length === 0) return new Map();
+/**
+ * The document of each of `chunkIds`, added to `known` (which is returned): only the chunks it does not hold yet
+ * are looked up, so the passes of one search share their lookups.
+ */
+export function documentsOf(db: Database, chunkIds: number[], known = new Map<number, number>()): Map<number, number> {
+  const missing = [...new Set(chunkIds)].filter((id) => !known.has(id));
+  if (missing.length === 0) return known;
   const rows = prepared(db, `SELECT c.id, c.document_id AS doc FROM json_each(?) j CROSS JOIN memory_chunks c ON c.id = j.value`).all(
-    JSON.stringify([...new Set(chunkIds)]),
+    JSON.stringify(missing),
   ) as Array<{ id: number; doc: number }>;
-  return new Map(rows.map((r) => [r.id, r.doc]));
+  for (const r of rows) known.set(r.id, r.doc);
+  return known;
 }

@@ -22,9 +22,10 @@ export interface Ranking {
   /**
    * Pseudo-relevance feedback in hybrid mode (feedback.ts): the query vector moved toward the stored vectors of the
    * first pass's best `k` notes, q' = normalize(q + beta × their mean), reads a further vector list that is fused
-   * beside the other two at `weight`. null: one pass.
+   * beside the other two at `weight`, its candidates `oversample` per wanted hit (the search's own when absent).
+   * null: one pass.
    */
-  feedback: { k: number; beta: number; weight: number } | null;
+  feedback: { k: number; beta: number; weight: number; oversample?: number } | null;
 }
 
 /**
@@ -49,14 +50,15 @@ export const BASELINE_RANKING: Ranking = {
  * held-out half (README, "Retrieval quality"): a note ranks by its best bm25 chunk and its best vector chunk plus a
  * tenth of its next two, each list read deeper to score the other's candidates, fused by min-max-normalised score
  * with the weaker vector list at half weight; and pseudo-relevance feedback: the query vector moved toward the
- * first pass's best two notes finds a third list, fused beside the others at half weight.
+ * first pass's best two notes finds a third list, fused beside the others at half weight, from 15 candidates per
+ * wanted hit re-scored exactly rather than the first pass's 20 (as good on the tuning half, a quarter less work).
  */
 export const DEFAULT_RANKING: Ranking = {
   ...BASELINE_RANKING,
   fusion: { kind: 'score', vector: 0.5 },
   note: { bm25: 0, vector: 0.1, count: 2 },
   complete: true,
-  feedback: { k: 2, beta: 0.7, weight: 0.5 },
+  feedback: { k: 2, beta: 0.7, weight: 0.5, oversample: 15 },
 };
 
 /** Minimum chunks a list hands to fusion, whatever k. */

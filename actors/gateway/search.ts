@@ -7,19 +7,16 @@ import { feedbackVector, seedChunks } from './feedback.js';
 import { type FilterSql, filterSql, passing } from './filter-sql.js';
 import { type FtsQuery, ftsQuery } from './fts-query.js';
 import { fuseLists } from './fusion.js';
+import { snapshotVersion } from './snapshot-version.js';
+import { keywordSnippets } from './snippets.js';
 import { CHUNKS_PER_NOTE, groupByNote, type NoteGroup, type Ranked } from './group-by-note.js';
 import { COMPLETE_DEPTH, completeLists } from './note-rescore.js';
+import { withinBudget } from './match-budget.js';
 import { type ChunkList, rankNotes } from './note-ranking.js';
 import { DEFAULT_RANKING, MIN_DEPTH, type Ranking } from './ranking.js';
 import { DEFAULT_OVERSAMPLE, vectorList } from './vector-search.js';
 
 export { DEFAULT_OVERSAMPLE };
-/**
- * Rows bm25 may score for one query. An OR query with a common word matches most chunks, and scoring plus
- * sorting costs ~0.8 µs a row; the most common words are left out of the match (rarest kept first) as long as
- * the rest find enough rows. Such words carry almost no bm25 weight, so the ranking barely changes.
- */
-const MATCH_BUDGET = 5000;
 /** Hits one call may ask for. */
 export const MAX_K = 200;
 const SNIPPET_CHARS = 200;
@@ -43,9 +40,9 @@ export function search(db: Database, req: SearchRequest, queryVector: Float32Arr
 
 /**
  * search() while the query is still being embedded (in another thread): a hybrid search reads its keyword list
- * meanwhile, in a snapshot of its own, and the rest once the vector is there. The second snapshot re-checks those
- * keyword hits against the filters, so a chunk deleted, or a note renamed out of a folder filter or made sensitive
- * in between, is not answered.
+ * meanwhile, in a snapshot of its own, and the rest once the vector is there. When the index changed in between, the
+ * second snapshot re-checks those keyword hits against the filters, so a chunk deleted, or a note renamed out of a
+ * folder filter or made sensitive in between, is not answered.
  */
 export async function searchWhileEmbedding(
   db: Database,
@@ -56,7 +53,11 @@ export async function searchWhileEmbedding(
   // the keyword list a hybrid search reads when its vector arrives (if it does not, the list is read again)
   const p = req.mode === 'hybrid' && req.k > 0 ? plan(req, opts, true) : null;
   const early = p
-    ? { limit: p.bm25Limit, keyword: db.transaction(() => bm25List(db, p.fts, p.filters, p.bm25Limit, p.ranking))() }
+    ? db.transaction(() => ({
+        limit: p.bm25Limit,
+        keyword: bm25List(db, p.fts, p.filters, p.bm25Limit, p.ranking),
+        version: snapshotVersion(db),
+      }))()
     : undefined;
   const qv = await queryVector;
   return db.transaction(() => searchInSnapshot(db, req, qv, opts, early))();
@@ -120,6 +121,8 @@ function plan(req: SearchRequest, opts: SearchOptions, useVector: boolean): Plan
 interface EarlyKeyword {
   limit: number;
   keyword: Keyword;
+  /** snapshotVersion() of the snapshot it was read in: the same in the next one, its hits need no second check */
+  version: string;
 }
 
 function searchInSnapshot(
@@ -140,10 +143,15 @@ function searchInSnapshot(
   const lists: ChunkList[] = [];
   let keyword: Keyword = { ranked: [], match: null, table: fts.table };
   const deep: Ranked[][] = [];
+  /** the document of each chunk looked up so far (the feedback seeds, the complete scores) */
+  const docs = new Map<number, number>();
   if (req.mode !== 'vector') {
     keyword =
       early?.limit === depths.bm25Limit
-        ? { ...early.keyword, ranked: recheck(db, filters, early.keyword.ranked) }
+        ? {
+            ...early.keyword,
+            ranked: early.version === snapshotVersion(db) ? early.keyword.ranked : recheck(db, filters, early.keyword.ranked),
+          }
         : bm25List(db, fts, filters, depths.bm25Limit, r);
     deep.push(keyword.ranked);
     lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25Depth), weight: 1 });
@@ -156,10 +164,10 @@ function searchInSnapshot(
   }
   if (fusing && r.feedback && lists.length === 2) {
     // a third list, for the query moved toward the first pass's best notes (feedback.ts)
-    const seeds = seedChunks(db, fuseLists(lists, r.fusion), r.feedback.k);
+    const seeds = seedChunks(db, fuseLists(lists, r.fusion), r.feedback.k, docs);
     const moved = feedbackVector(db, queryVector!, seeds, r.feedback.beta);
     if (moved !== queryVector) {
-      const fb = vectorList(db, moved, filters, k, depths.vectorLimit, oversample);
+      const fb = vectorList(db, moved, filters, k, depths.vectorLimit, r.feedback.oversample ?? oversample);
       deep.push(fb);
       lists.push({ kind: 'vector', items: fb.slice(0, depths.vectorDepth), weight: r.feedback.weight });
     }
@@ -176,6 +184,7 @@ function searchInSnapshot(
         db,
         lists.map((l) => l.items),
         deep,
+        docs,
       );
       chunkLists = lists.map((l, i) => ({ ...l, items: complete.lists[i]! }));
       docOf = complete.docOf;
@@ -253,22 +262,6 @@ function bm25Weights(ranking: Ranking): string {
   return `${content}, ${heading}, ${title}`;
 }
 
-/** The terms to match: rarest first, adding more while the rows they match stay within MATCH_BUDGET. */
-function withinBudget(db: Database, table: FtsQuery['table'], terms: string[], needed: number): string[] {
-  if (terms.length === 1) return terms;
-  const count = prepared(db, `SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ${MATCH_BUDGET + 1})`).pluck();
-  const byRarity = terms.map((t) => ({ t, n: count.get(t) as number })).sort((a, b) => a.n - b.n);
-  const kept: string[] = [];
-  let rows = 0;
-  for (const { t, n } of byRarity) {
-    if (n === 0) continue;
-    if (kept.length > 0 && rows >= needed && rows + n > MATCH_BUDGET) break;
-    kept.push(t);
-    rows += n;
-  }
-  return kept.length > 0 ? kept : terms;
-}
-
 /** The hits of a keyword list read in an earlier snapshot that still pass the filters in this one. */
 function recheck(db: Database, filters: FilterSql, ranked: Ranked[]): Ranked[] {
   const pass = new Set(
@@ -302,18 +295,11 @@ function materialise(db: Database, ranked: Ranked[], keyword: Keyword): SearchHi
      FROM json_each(?) j CROSS JOIN memory_chunks c ON c.id = j.value CROSS JOIN memory_documents d ON d.id = c.document_id`,
   ).all(ids) as HitRow[];
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const snippets = new Map<number, string>();
   const keywordIds = new Set(keyword.ranked.map((r) => r.id));
   const kwIds = ranked.filter((r) => keywordIds.has(r.id)).map((r) => r.id);
   // The bigram table holds character pairs, not readable text: its hits keep the start of the chunk instead.
-  if (keyword.match !== null && kwIds.length > 0 && keyword.table === 'memory_fts') {
-    const snip = prepared(
-      db,
-      `SELECT rowid AS id, snippet(memory_fts, 0, '', '', '…', 32) AS s FROM memory_fts
-       WHERE memory_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
-    ).all(keyword.match, JSON.stringify(kwIds)) as Array<{ id: number; s: string }>;
-    for (const r of snip) snippets.set(r.id, r.s);
-  }
+  const snippets =
+    keyword.match !== null && keyword.table === 'memory_fts' ? keywordSnippets(db, keyword.match, kwIds) : new Map<number, string>();
   const hits: SearchHit[] = [];
   for (const r of ranked) {
     const row = byId.get(r.id);

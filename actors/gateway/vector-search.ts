@@ -21,6 +21,8 @@ const REFINE = 10;
  * of the nearest pass (at 1/16 passing, ~12 of the first 200 re-scored).
  */
 const LISTED_SHARE = 1 / 16;
+/** Candidates checked against the filters beyond those wanted, in the first batch. */
+const FILTER_SLACK = 8;
 const MIN_LISTED = 2_000;
 
 /**
@@ -73,7 +75,8 @@ function rescore(db: Database, q: Float32Array, filters: FilterSql, ids: readonl
      ORDER BY dist, v.chunk_id`,
   ).all({ q: Buffer.from(q.buffer, q.byteOffset, q.byteLength), ids: JSON.stringify(ids) }) as Array<{ id: number; dist: number }>;
   const out: Ranked[] = [];
-  for (let at = 0, batch = 2 * depth; at < scored.length && out.length < depth; at += batch, batch *= 4) {
+  // the first batch: as many as wanted and a few more, the filters rarely fail (another user's or a sensitive note)
+  for (let at = 0, batch = depth + FILTER_SLACK; at < scored.length && out.length < depth; at += batch, batch *= 4) {
     const slice = scored.slice(at, at + batch);
     const pass = new Set(
       passing(

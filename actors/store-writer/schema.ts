@@ -9,6 +9,8 @@ import { VECTOR_LOG_RESET_SQL, VECTOR_LOG_SQL, VECTOR_LOG_TRIGGERS_SQL } from '.
 
 /** The schema this code writes; stored in `PRAGMA user_version` and in meta `schema_version`. */
 export const SCHEMA_VERSION = 4;
+/** How memory_fts and memory_fts_bigram split and fold text (the snippets' scratch table tokenizes the same way). */
+export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
 export class IndexOpenError extends Error {
   constructor(
@@ -131,7 +133,7 @@ function createV1(db: Database): void {
     -- A full-text copy of each chunk with its heading path and its document's title, keyed by chunk id.
     CREATE VIRTUAL TABLE memory_fts USING fts5(
       content, heading, title,
-      tokenize = 'porter unicode61 remove_diacritics 2'
+      tokenize = '${FTS_TOKENIZER}'
     );
 
     CREATE TABLE file_status (
@@ -194,7 +196,7 @@ function createV2(db: Database): void {
   db.exec(`
     CREATE VIRTUAL TABLE memory_fts_bigram USING fts5(
       content, heading, title,
-      tokenize = 'porter unicode61 remove_diacritics 2'
+      tokenize = '${FTS_TOKENIZER}'
     );
 
     CREATE TRIGGER memory_chunks_fts_bigram_ai AFTER INSERT ON memory_chunks

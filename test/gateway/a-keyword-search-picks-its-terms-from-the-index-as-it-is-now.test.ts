@@ -1,0 +1,59 @@
+// Keyword search leaves a query's most common words out of the match when its rarer words already find enough rows
+// (match-budget.ts), and remembers how many rows each word matches until the index changes: a write by the store
+// writer's connection or by the searching one itself is seen by the next search.
+import t from 'tap';
+import { MATCH_BUDGET } from '../../actors/gateway/match-budget.js';
+import { search } from '../../actors/gateway/search.js';
+import { openIndex } from '../../actors/store-writer/schema.js';
+import { chunk, doc, tempIndex } from '../helpers/index-fixture.js';
+
+/** `n` notes holding `word` (one chunk each), named `${word}-i.md`. */
+function notes(ix: ReturnType<typeof tempIndex>, word: string, n: number, from = 0): void {
+  ix.db.transaction(() => {
+    for (let i = from; i < from + n; i++) ix.writer.upsertDocument(doc(`${word}-${i}.md`, [chunk(0, `${word} note number ${i}`)]));
+  })();
+}
+
+const paths = (db: Parameters<typeof search>[0]): string[] =>
+  search(db, { query: 'marmot ubiquitous', k: 200, mode: 'bm25', group: 'chunk' }, null).map((h) => h.path);
+
+for (const reader of ['the writing connection', 'another connection'] as const) {
+  t.test(`a word that became rare is matched again, searched on ${reader}`, async (t) => {
+    const ix = tempIndex(t, { dim: null });
+    notes(ix, 'ubiquitous', MATCH_BUDGET);
+    notes(ix, 'marmot', 250);
+    const db = reader === 'another connection' ? openIndex(ix.file, { readonly: true }) : ix.db;
+    if (db !== ix.db) t.teardown(() => db.close());
+
+    // 250 marmot rows are enough for a k of 200: the 5,000 ubiquitous rows would pass the budget and are left out
+    const before = paths(db);
+    t.equal(before.length, 200);
+    t.ok(
+      before.every((p) => p.startsWith('marmot-')),
+      'only the rare word is matched',
+    );
+
+    // now too few marmots are left to fill k on their own: the common word must be matched again
+    ix.db.transaction(() => {
+      for (let i = 0; i < 240; i++) ix.writer.deleteDocument('vault', `marmot-${i}.md`);
+    })();
+    const after = paths(db);
+    t.equal(after.length, 200, 'k filled');
+    t.equal(after.filter((p) => p.startsWith('marmot-')).length, 10, 'the ten marmots left come first…');
+    t.ok(
+      after.slice(0, 10).every((p) => p.startsWith('marmot-')),
+      '…ranked above the common word',
+    );
+    t.ok(
+      after.slice(10).every((p) => p.startsWith('ubiquitous-')),
+      'the common word fills the rest',
+    );
+
+    // and back: once marmots are plentiful again, the common word is left out again
+    notes(ix, 'marmot', 250, 1000);
+    t.ok(
+      paths(db).every((p) => p.startsWith('marmot-')),
+      'the common word is left out again',
+    );
+  });
+}
