@@ -4,6 +4,7 @@
 // When the answering worker dies (its port closes) or is stopping, every request it had not answered is sent again
 // through main's mailbox, as one that was in flight in the mailbox is delivered again: a restart loses no request.
 import type { MessagePort } from 'node:worker_threads';
+import { type Clock, systemClock, type TimerHandle } from '../clock.js';
 import { ActorRequestError, type ActorRequestFailure } from './errors.js';
 
 /** What travels on a peer port. */
@@ -32,9 +33,9 @@ interface Asked {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
   msg: { type: string };
-  /** performance.now() deadline, or null: no timeout. */
+  /** The clock's deadline, or null: no timeout. */
   deadline: number | null;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  timer: TimerHandle | undefined;
 }
 
 interface Link extends PeerLink {
@@ -52,6 +53,7 @@ export class Peers {
     readonly viaHost: (msg: { type: string }, timeoutMs: number | null) => Promise<unknown>,
     /** A peer's request for this worker's handler. */
     readonly onRequest: (r: DirectRequest) => void,
+    readonly clock: Clock = systemClock,
   ) {}
 
   /** Takes a port from main; one already held for the same actor is closed (its unanswered requests go through main). */
@@ -74,11 +76,11 @@ export class Peers {
         resolve,
         reject,
         msg,
-        deadline: timeoutMs === null ? null : performance.now() + timeoutMs,
+        deadline: timeoutMs === null ? null : this.clock.now() + timeoutMs,
         timer: undefined,
       };
       if (timeoutMs !== null)
-        a.timer = setTimeout(() => {
+        a.timer = this.clock.setTimeout(() => {
           l.asked.delete(id);
           reject(new ActorRequestError('timeout', `actor ${l.name}: no reply within ${timeoutMs} ms`));
         }, timeoutMs);
@@ -125,14 +127,14 @@ export class Peers {
   }
 
   #settle(a: Asked, done: () => void): void {
-    if (a.timer) clearTimeout(a.timer);
+    if (a.timer) this.clock.clearTimeout(a.timer);
     done();
   }
 
   /** Sent again through main with what is left of its timeout: main's mailbox keeps it for the next incarnation. */
   #reroute(a: Asked): void {
-    if (a.timer) clearTimeout(a.timer);
-    const left = a.deadline === null ? null : Math.max(1, Math.round(a.deadline - performance.now()));
+    if (a.timer) this.clock.clearTimeout(a.timer);
+    const left = a.deadline === null ? null : Math.max(1, Math.round(a.deadline - this.clock.now()));
     this.viaHost(a.msg, left).then(a.resolve, a.reject);
   }
 

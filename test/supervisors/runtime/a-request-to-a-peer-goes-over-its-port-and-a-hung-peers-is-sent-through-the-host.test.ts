@@ -14,7 +14,16 @@ t.test('a request crosses the peer port; a peer that hangs on it is terminated a
     },
   });
   const seen: unknown[] = [];
-  const b = spawnTestActor({ stallMs: 400, onDirect: (msg) => seen.push(msg) });
+  // the answering host hears of the request on its own port, which main may read after the asker's answer
+  let sawFirst: () => void = () => {};
+  const firstSeen = new Promise<void>((r) => (sawFirst = r));
+  const b = spawnTestActor({
+    stallMs: 400,
+    onDirect: (msg) => {
+      seen.push(msg);
+      sawFirst();
+    },
+  });
   const childA = await a.handle.attach({ shutdownMs: 1_000 });
   t.teardown(() => childA.stop('test done'));
   const childB = await b.handle.attach({ shutdownMs: 1_000 });
@@ -25,6 +34,7 @@ t.test('a request crosses the peer port; a peer that hangs on it is terminated a
   a.handle.send({ type: 'test.ask', n: 21 });
   t.same(await a.out.waitFor((m) => m.type === 'test.answer'), { type: 'test.answer', value: { twice: 42, from: 'peer' } });
   t.same(asked, [], 'the asking host never saw it');
+  await firstSeen;
   t.same(seen, [{ type: 'test.question', n: 21 }], 'the answering host saw it start');
 
   a.handle.send({ type: 'test.ask', n: -1 });
