@@ -8,5 +8,11 @@ export const heapSchema = z
      * compiled for size (~35–45 MB less resident on the example vault, idle and at the indexing peak).
      */
     optimize_for_size: z.boolean().default(true),
+    /**
+     * Load the gateway's MCP half (the SDK, its zod schemas, the tool listing) a second after it listens, so the first
+     * MCP call after a start does not wait ~0.2–0.5 s for it; false: on the first /mcp request (~12 MB less resident
+     * while no MCP client has called).
+     */
+    preload_mcp: z.boolean().default(false),
   })
   .strict();

@@ -5,7 +5,7 @@ import v8 from 'node:v8';
 import type { Config } from '../config/load.js';
 
 /** The V8 flags the settings ask for (none: V8's defaults). */
-export function heapFlags(heap: Config['heap']): string[] {
+export function heapFlags(heap: Pick<Config['heap'], 'optimize_for_size'>): string[] {
   return heap.optimize_for_size ? ['--optimize-for-size'] : [];
 }
 
@@ -14,6 +14,6 @@ export function heapFlags(heap: Config['heap']): string[] {
  * flags changed after start-up unsupported in general; this one is read when an isolate is made and at each heap
  * decision, and the daemon-rss bench measures its effect on a real daemon.
  */
-export function applyHeapSettings(heap: Config['heap']): void {
+export function applyHeapSettings(heap: Pick<Config['heap'], 'optimize_for_size'>): void {
   for (const f of heapFlags(heap)) v8.setFlagsFromString(f);
 }

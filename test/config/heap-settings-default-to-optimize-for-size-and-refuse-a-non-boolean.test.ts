@@ -1,4 +1,5 @@
-// The `heap:` settings: V8's optimize-for-size on by default, and a refusal naming the path and the rule.
+// The `heap:` settings: V8's optimize-for-size on and the MCP half loaded on first use by default, and refusals naming
+// the path and the rule.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,12 +19,12 @@ function load(t: { teardown(fn: () => void): void }, text: string) {
   }
 }
 
-t.test('defaults: optimize for size', async (t) => {
-  t.same(loadConfig({ vault: '/tmp/v', env: {} }).heap, { optimize_for_size: true });
+t.test('defaults: optimize for size, the MCP half on first use', async (t) => {
+  t.same(loadConfig({ vault: '/tmp/v', env: {} }).heap, { optimize_for_size: true, preload_mcp: false });
 });
 
-t.test('it can be turned off', async (t) => {
-  t.same(load(t, 'heap:\n  optimize_for_size: false\n').config?.heap, { optimize_for_size: false });
+t.test('both can be turned the other way', async (t) => {
+  t.same(load(t, 'heap:\n  optimize_for_size: false\n  preload_mcp: true\n').config?.heap, { optimize_for_size: false, preload_mcp: true });
 });
 
 t.test('a value that is not a boolean, or an unknown key, is refused naming the path', async (t) => {
@@ -32,5 +33,6 @@ t.test('a value that is not a boolean, or an unknown key, is refused naming the 
     code: 'config_invalid',
     problems: [{ path: 'heap.optimize_for_size', rule: /boolean/ }],
   });
+  t.match(load(t, 'heap:\n  preload_mcp: 1\n'), { config: null, problems: [{ path: 'heap.preload_mcp' }] });
   t.match(load(t, 'heap:\n  young_mb: 4\n'), { config: null, problems: [{ path: 'heap' }] }, 'unknown keys are refused');
 });
