@@ -1,7 +1,7 @@
 // Resident memory of a real `memvault start` process (as `make run` starts it) while it really indexes real notes.
 //
 // Run: npx tsc -p tsconfig.json && node dist/bench/daemon-rss.js [--cases example,tldr,big] [--chunks 100000]
-//      [--searches 1000] [--release-ms 15000]
+//      [--searches 1000] [--release-ms 15000] [--yaml 'heap: {idle_gc_ms: 0}']
 // Each case is a fresh vault and data dir, and a daemon process started the way the Makefile's `run` target starts
 // it (`node bin/memvault start`, glibc's allocator told to return freed memory: the env below is the Makefile's):
 //   example  the bundled example vault (23 notes): the idle figure
@@ -12,7 +12,8 @@
 // pending), and reads the daemon's /proc/<pid>/status (VmRSS, VmHWM) and /proc/<pid>/stat (CPU) at each stage:
 // 5 s after indexing, after the bulk pool's idle release (--release-ms), after --searches searches (hybrid, bm25 and
 // vector in turn, 10-word queries cut from the corpora). Where the memory is: smaps summed by mapping, and each actor
-// thread's V8 heap from /metrics. Prints a table, writes bench/results/daemon-rss.json.
+// thread's V8 heap from /metrics. Prints a table, writes bench/results/daemon-rss.json. --yaml adds settings to each
+// daemon's config file (to compare one knob, e.g. the `heap:` ones, in alternate runs).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -122,13 +123,20 @@ interface CaseResult {
   threads: number;
 }
 
-async function runCase(root: BenchRoot, kind: CaseName, chunks: number, searches: number, releaseMs: number): Promise<CaseResult> {
+async function runCase(
+  root: BenchRoot,
+  kind: CaseName,
+  chunks: number,
+  searches: number,
+  releaseMs: number,
+  yaml: string,
+): Promise<CaseResult> {
   const { vault, notes } = makeVault(root, kind, chunks);
   const dataDir = path.join(root.dir, `data-${kind}`);
   const port = await freePort();
   const cfg = root.config(vault, dataDir); // seeds the data dir with the built model
   const file = cfg.config_file ?? '';
-  writeFileSync(file, `data_dir: ${JSON.stringify(dataDir)}\nlisten: 127.0.0.1:${port}\nlog:\n  level: warn\n`);
+  writeFileSync(file, `data_dir: ${JSON.stringify(dataDir)}\nlisten: 127.0.0.1:${port}\nlog:\n  level: warn\n${yaml ? `${yaml}\n` : ''}`);
   console.error(`  ${kind}: ${notes} notes; starting the daemon…`);
   const child: ChildProcess = spawn(process.execPath, [path.join(REPO, 'bin', 'memvault'), 'start', '--vault', vault, '--config', file], {
     cwd: REPO,
@@ -230,11 +238,12 @@ async function main(): Promise<void> {
   const chunks = intArg('chunks', 100_000);
   const searches = intArg('searches', 1000);
   const releaseMs = intArg('release-ms', 15_000); // embedder.release_after_ms (default 10 s) and a margin
+  const yaml = strArg('yaml', '');
   const started = machine();
   const root = await BenchRoot.create('rss');
   const results: CaseResult[] = [];
   try {
-    for (const c of cases) results.push(await runCase(root, c, chunks, searches, releaseMs));
+    for (const c of cases) results.push(await runCase(root, c, chunks, searches, releaseMs, yaml));
   } finally {
     root.cleanup();
   }
@@ -291,6 +300,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine: { ...started, loadavg1mAtEnd: end.loadavg1m },
     env: MAKE_RUN_ENV,
+    yaml,
     goal,
     results,
   });

@@ -4,6 +4,7 @@ import { knowledgeSchema } from './schema-knowledge.js';
 import { llmSchema } from './schema-llm.js';
 import { calendarSchema, schedulerSchema, skillsSchema, templatesSchema } from './schema-skills.js';
 import { webdavSchema } from './schema-webdav.js';
+import { heapSchema } from './schema-heap.js';
 import { agentsSchema, auditSchema } from './schema-agents.js';
 import { dreamSchema } from './schema-dream.js';
 import { curationSchema } from './schema-curation.js';
@@ -271,6 +272,7 @@ export const configSchema = z
     retention: retentionSchema.default({}),
     recall: recallSchema.default({}),
     webdav: webdavSchema.default({}), // schema-webdav.ts
+    heap: heapSchema.default({}), // schema-heap.ts
     agents: agentsSchema.default({}), // schema-agents.ts
     audit: auditSchema.default({}),
     dream: dreamSchema.default({}), // schema-dream.ts

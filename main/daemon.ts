@@ -24,6 +24,7 @@ import { VaultWatch } from './vault-watch.js';
 import { operatorMetrics } from './operator-metrics.js';
 import { supervisionTree } from './supervision.js';
 import { memoryPaths } from '../actors/memory/paths.js';
+import { applyHeapSettings } from './heap-settings.js';
 
 export interface DaemonOptions {
   mode: 'serve' | 'oneshot';
@@ -78,6 +79,7 @@ export class Daemon {
       if (t.problems.length) throw new ConfigError(cfg.config_file, t.problems);
     }
     const { dbFile } = prepareDataDir(cfg, this.#o.dbFile);
+    applyHeapSettings(cfg.heap); // before the first thread: its isolate reads the flags as it is made
     const names = this.#actors();
     for (const actor of names) {
       const spec = ACTORS[actor];

@@ -216,11 +216,14 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
     const addr = server.address();
     if (typeof addr === 'object' && addr) board.set('gatewayPort', addr.port);
     log.event('gateway_listening', { address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : String(addr) });
-    // the MCP half loads a moment after listening, so the first searches after a restart are not queued behind it
-    setTimeout(
-      () => void tools.warm().catch((err: unknown) => log.error({ event: 'gateway_warm', err: String(err) }, 'loading the MCP SDK failed')),
-      WARM_AFTER_MS,
-    ).unref();
+    // the MCP half loads a moment after listening, so the first searches after a restart are not queued behind it; or,
+    // with heap.preload_mcp off, on the first /mcp request (~12 MB resident that a daemon no MCP client called never holds)
+    if (cfg.heap.preload_mcp)
+      setTimeout(
+        () =>
+          void tools.warm().catch((err: unknown) => log.error({ event: 'gateway_warm', err: String(err) }, 'loading the MCP SDK failed')),
+        WARM_AFTER_MS,
+      ).unref();
     return { server, view, indexWaiter };
   },
 );

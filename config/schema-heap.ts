@@ -1,0 +1,18 @@
+// `heap:` settings: how the daemon's V8 heaps (main and one per thread) trade memory for speed (README, Memory).
+import { z } from 'zod';
+
+export const heapSchema = z
+  .object({
+    /**
+     * V8's --optimize-for-size for every isolate of the daemon: heaps grow less before a collection and code is
+     * compiled for size (~35–45 MB less resident on the example vault, idle and at the indexing peak).
+     */
+    optimize_for_size: z.boolean().default(true),
+    /**
+     * Load the gateway's MCP half (the SDK, its zod schemas, the tool listing) a second after it listens, so the first
+     * MCP call after a start does not wait ~0.2–0.5 s for it; false: on the first /mcp request (~12 MB less resident
+     * while no MCP client has called).
+     */
+    preload_mcp: z.boolean().default(false),
+  })
+  .strict();

@@ -1,0 +1,19 @@
+// The `heap:` settings, applied where the daemon starts and before its first worker thread: V8's flags are the
+// process's, and each isolate reads its heap flags when it is made, so one call here holds for every actor thread and
+// embedding pool thread this process starts (and for main's own heap, which reads the flag as it runs).
+import v8 from 'node:v8';
+import type { Config } from '../config/load.js';
+
+/** The V8 flags the settings ask for (none: V8's defaults). */
+export function heapFlags(heap: Pick<Config['heap'], 'optimize_for_size'>): string[] {
+  return heap.optimize_for_size ? ['--optimize-for-size'] : [];
+}
+
+/**
+ * Sets the flags for this process, for good: a later daemon in the same process (tests) cannot unset them. V8 calls
+ * flags changed after start-up unsupported in general; this one is read when an isolate is made and at each heap
+ * decision, and the daemon-rss bench measures its effect on a real daemon.
+ */
+export function applyHeapSettings(heap: Pick<Config['heap'], 'optimize_for_size'>): void {
+  for (const f of heapFlags(heap)) v8.setFlagsFromString(f);
+}

@@ -1,0 +1,38 @@
+// The `heap:` settings: V8's optimize-for-size on and the MCP half loaded on first use by default, and refusals naming
+// the path and the rule.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { ConfigError, loadConfig } from '../../config/load.js';
+
+function load(t: { teardown(fn: () => void): void }, text: string) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'memvault-cfg-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'memvault.yaml');
+  writeFileSync(file, `vault: /v\n${text}`);
+  try {
+    return { config: loadConfig({ file, env: {} }), problems: [] as unknown[], code: null };
+  } catch (e) {
+    if (e instanceof ConfigError) return { config: null, problems: e.problems, code: e.code };
+    throw e;
+  }
+}
+
+t.test('defaults: optimize for size, the MCP half on first use', async (t) => {
+  t.same(loadConfig({ vault: '/tmp/v', env: {} }).heap, { optimize_for_size: true, preload_mcp: false });
+});
+
+t.test('both can be turned the other way', async (t) => {
+  t.same(load(t, 'heap:\n  optimize_for_size: false\n  preload_mcp: true\n').config?.heap, { optimize_for_size: false, preload_mcp: true });
+});
+
+t.test('a value that is not a boolean, or an unknown key, is refused naming the path', async (t) => {
+  t.match(load(t, 'heap:\n  optimize_for_size: "yes"\n'), {
+    config: null,
+    code: 'config_invalid',
+    problems: [{ path: 'heap.optimize_for_size', rule: /boolean/ }],
+  });
+  t.match(load(t, 'heap:\n  preload_mcp: 1\n'), { config: null, problems: [{ path: 'heap.preload_mcp' }] });
+  t.match(load(t, 'heap:\n  young_mb: 4\n'), { config: null, problems: [{ path: 'heap' }] }, 'unknown keys are refused');
+});
