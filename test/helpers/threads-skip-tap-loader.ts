@@ -31,10 +31,11 @@ if (process.execArgv.some(isLoader) || isLoader(process.env['NODE_OPTIONS'] ?? '
   if (relative >= 0) process.execArgv[relative] = own;
   const execArgv = process.execArgv.filter((a) => !isLoader(a));
   const Inherited = threads.Worker;
-  // a subclass rather than a wrapper: `instanceof Worker` and every static stay as they are
+  // a subclass rather than a wrapper: `instanceof Worker` and every static stay as they are. An option given as
+  // undefined is unset (piscina passes `execArgv: undefined, env: undefined` for its threads).
   class Worker extends Inherited {
     constructor(file: ConstructorParameters<typeof Inherited>[0], options: ConstructorParameters<typeof Inherited>[1] = {}) {
-      super(file, { execArgv, env: envWithoutLoader(), ...options });
+      super(file, { ...options, execArgv: options.execArgv ?? execArgv, env: options.env ?? envWithoutLoader() });
     }
   }
   threads.Worker = Worker;
