@@ -6,6 +6,10 @@ VAULT ?= .run/vault
 TESTS ?= $(shell find test -name '*.test.ts' | sort | sed -e 's|^|dist/|' -e 's|\.ts$$|.js|')
 # tap runs one file at a time on 2 cores by default; most files wait on git, timers and the model, so two at once
 # halve the wall time. The chaos files (timing bounds, whole daemons under load) keep the machine to themselves.
+# Files start in path order: longest-first, simulated on a CI run's per-file times, finished 2 s sooner (the tail is
+# short files). Every test process preloads test/helpers/threads-skip-tap-loader.ts (package.json, tap.node-arg):
+# without it each daemon thread re-ran tap's module loader and a daemon started twice as slowly (README, Working on
+# memvault, for the times).
 CHAOS_TESTS := $(filter dist/test/chaos/%,$(TESTS))
 OTHER_TESTS := $(filter-out dist/test/chaos/%,$(TESTS))
 

@@ -3,7 +3,7 @@
 // every one must be refused 401 `unauthorized` and none served.
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
-import { rawRequest, record, show, type Tally } from './hostile-client.js';
+import { rawRequest, record, show, triedKind, type Tally } from './hostile-client.js';
 
 const MAX_HEADER_BYTES = 16 * 1024; // Node's default --max-http-header-size: bigger heads get 431 from Node itself
 
@@ -13,7 +13,7 @@ export interface AuthCtx {
   tally: Tally;
 }
 
-interface AuthCase {
+export interface AuthCase {
   route: [method: string, path: string];
   how: string;
   headers: Record<string, string>;
@@ -48,7 +48,7 @@ function routes(): Array<[string, string]> {
   ];
 }
 
-function cases(token: string): fc.Arbitrary<AuthCase> {
+export function cases(token: string): fc.Arbitrary<AuthCase> {
   const wrong = (len: number) => {
     let w = randomBytes(len).toString('base64url').slice(0, len);
     if (w === token) w = `${w.slice(0, -1)}${w.endsWith('A') ? 'B' : 'A'}`;
@@ -109,6 +109,7 @@ export async function runAuth(ctx: AuthCtx, count: number, seed: number): Promis
   const worker = async () => {
     while (i < all.length) {
       const c = all[i++]!;
+      triedKind(ctx.tally, 'auth', c.how);
       const [method, route] = c.route;
       const body =
         method === 'POST'

@@ -102,10 +102,34 @@ export interface Tally {
   crashed: number;
   wrongReason: number;
   problems: string[];
+  /** Per category, how many inputs of each kind were tried (hostile-kinds.ts: every kind must be among them). */
+  kinds: Record<string, Record<string, number>>;
 }
 
 export function newTally(): Tally {
-  return { tried: 0, byCategory: {}, escaped: 0, crashed: 0, wrongReason: 0, problems: [] };
+  return { tried: 0, byCategory: {}, escaped: 0, crashed: 0, wrongReason: 0, problems: [], kinds: {} };
+}
+
+/** The kind of one input: its generator's `how` with quoted samples, numbers and byte sizes folded. */
+export function kindOf(how: string): string {
+  return how
+    .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
+    .replace(/<\d+ bytes: [0-9a-f]*…>/g, '<bytes>')
+    .replace(/\b0x[0-9a-f]+\b/g, '0x…')
+    .replace(/\b\d+\b/g, 'N');
+}
+
+/** The kind of a paths input: the path's generator arm and the operation it went to (legal names run a chain). */
+export function pathKind(how: string, op: string, legal: boolean): string {
+  return legal ? `${kindOf(how)}: write → read → move → delete` : `${kindOf(how)}: ${op}`;
+}
+
+/** Counts one input whose generator called it `how` as tried in `category` (under its kind, `kindOf`). */
+export function triedKind(t: Tally, category: string, how: string): void {
+  const kind = kindOf(how);
+  const kinds = t.kinds[category] ?? {};
+  kinds[kind] = (kinds[kind] ?? 0) + 1;
+  t.kinds[category] = kinds;
 }
 
 export const MAX_PROBLEMS = 20;

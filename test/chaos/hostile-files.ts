@@ -10,14 +10,14 @@ import type { Daemon } from '../../main/daemon.js';
 import { fileStates, openDirect } from '../../bin/direct.js';
 import { SOURCE_VAULT } from '../../messages/common.js';
 import { vaultPath } from '../../messages/common.js';
-import { record, show, type Tally } from './hostile-client.js';
+import { record, show, triedKind, type Tally } from './hostile-client.js';
 import { sha256Hex } from '../../messages/hash.js';
 
 export const MAX_FILE_BYTES = 300_000; // chunker.max_file_bytes for the run
 
 /** `indexed`, `failed:<reason>`, or `absent` (not a note: never indexed, no status needed). */
 type Expect = 'indexed' | `failed:${string}` | 'absent';
-interface Drop {
+export interface Drop {
   name: string; // the file name, under Drops/<batch>/
   how: string;
   make(abs: string, ctx: { outside: string }): void;
@@ -44,7 +44,7 @@ const ODD_NAMES = [
   'Ω≈ç√',
 ];
 
-const drop: fc.Arbitrary<Omit<Drop, 'name'> & { stem: string }> = fc.oneof(
+export const drop: fc.Arbitrary<Omit<Drop, 'name'> & { stem: string }> = fc.oneof(
   { weight: 30, arbitrary: text.map((s) => ({ stem: 'tiny', how: `tiny text ${show(s)}`, make: bytes(s), expect: 'indexed' as Expect })) },
   {
     weight: 4,
@@ -253,6 +253,7 @@ export async function runDrops(ctx: FilesCtx, count: number, seed: number, batch
     for (const d of drops) {
       const p = rel(d);
       const input = `${d.how} at ${show(p)}`;
+      triedKind(ctx.tally, 'files', d.how);
       const st = states.get(p) ?? statuses.get(p);
       const doc = view.reader.document(SOURCE_VAULT, p);
       const got = st === undefined ? (doc ? 'indexed' : 'absent') : st.state === 'failed' ? `failed:${st.reason}` : st.state;

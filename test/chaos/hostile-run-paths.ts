@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { reasonOf, record, show, type Client, type RawResponse, type Tally } from './hostile-client.js';
+import { pathKind, reasonOf, record, show, triedKind, type Client, type RawResponse, type Tally } from './hostile-client.js';
 import { expectedReason, landedInside, pathCases, type PathCase, type PathOp } from './hostile-paths.js';
 import { PLANTED } from './hostile-sandbox.js';
 
@@ -48,6 +48,7 @@ async function gatewayCall(
 }
 
 async function probeOne(ctx: PathRunCtx, c: PathCase, op: PathOp, via: 'http' | 'mcp'): Promise<void> {
+  triedKind(ctx.tally, CAT, pathKind(c.how, op, false));
   const input = `${op} ${show(c.path)} (${c.how}, ${op === 'write' || op === 'read' ? via : 'mutation path'})`;
   const gateway = op === 'write' || op === 'read';
   const want = expectedReason(c, op, gateway);
@@ -73,6 +74,7 @@ async function probeOne(ctx: PathRunCtx, c: PathCase, op: PathOp, via: 'http' | 
 
 /** write → read → move → delete of a legal name: four inputs, each must succeed and stay inside the vault. */
 async function legalChain(ctx: PathRunCtx, c: PathCase, via: 'http' | 'mcp'): Promise<void> {
+  triedKind(ctx.tally, CAT, pathKind(c.how, 'write', true));
   const n = ctx.next();
   const p = unique(c.path, n);
   const rel = p.normalize('NFC');
@@ -115,7 +117,7 @@ async function legalChain(ctx: PathRunCtx, c: PathCase, via: 'http' | 'mcp'): Pr
   );
 }
 
-const probe = fc.tuple(
+export const probe = fc.tuple(
   pathCases,
   fc.constantFrom<PathOp>('write', 'write', 'read', 'read', 'delete', 'move_from', 'move_to'),
   fc.constantFrom<'http' | 'mcp'>('http', 'http', 'http', 'mcp'),

@@ -1,7 +1,7 @@
 // Runs generated request probes (payloads, frontmatter, markdown): sends each, compares the answer with the
 // outcome the generator expected, and checks that every write that must succeed landed inside the vault as sent.
 import fc from 'fast-check';
-import { reasonOf, record, show, type Client, type Tally } from './hostile-client.js';
+import { reasonOf, record, show, triedKind, type Client, type Tally } from './hostile-client.js';
 import { landedInside } from './hostile-paths.js';
 import type { Probe } from './hostile-payloads.js';
 
@@ -13,6 +13,7 @@ export interface ProbeRunCtx {
 }
 
 async function runOne(ctx: ProbeRunCtx, p: Probe): Promise<void> {
+  triedKind(ctx.tally, p.category, p.how);
   p.setup?.(ctx.vault);
   let r;
   try {

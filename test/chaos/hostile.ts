@@ -9,6 +9,7 @@ import { frontmatterProbes, markdownProbes } from './hostile-notes.js';
 import { payloadProbes } from './hostile-payloads.js';
 import { runPaths } from './hostile-run-paths.js';
 import { runProbes } from './hostile-run-probes.js';
+import { allKinds } from './hostile-kinds.js';
 import { makeSandbox } from './hostile-sandbox.js';
 
 /** The tally (its `problems`: up to ~20 examples of anything wrong, each naming the input), and how to re-run it. */
@@ -16,6 +17,8 @@ export interface HostileReport extends Tally {
   /** Re-run with this seed to get the same inputs. */
   seed: number;
   ms: number;
+  /** `category: kind` for each kind its generator makes that the run never tried (hostile-kinds.ts). */
+  missingKinds: string[];
 }
 
 /** Share of the inputs per category (each gets hundreds at 10,000). */
@@ -87,12 +90,16 @@ export async function runHostile(opts: { inputs: number; seed?: number; log?: (l
     await d.stop();
     sb.vault.cleanup();
   }
-  const { byCategory, escaped, crashed, wrongReason, problems } = tally;
+  const { byCategory, escaped, crashed, wrongReason, problems, kinds } = tally;
+  const missingKinds = Object.entries(allKinds()).flatMap(([cat, all]) =>
+    [...all].filter((k) => !(kinds[cat]?.[k] ?? 0)).map((k) => `${cat}: ${k}`),
+  );
   // the bookkeeping entries (supervisor, escape checks, final) are checks, not inputs
   const inputs = Object.entries(byCategory)
     .filter(([k]) => !['supervisor', 'checks', 'final'].includes(k))
     .reduce((a, [, v]) => a + v, 0);
-  return { tried: inputs, byCategory, escaped, crashed, wrongReason, problems, seed, ms: Math.round(performance.now() - started) };
+  const ms = Math.round(performance.now() - started);
+  return { tried: inputs, byCategory, escaped, crashed, wrongReason, problems, kinds, missingKinds, seed, ms };
 }
 
 /** The gateway offers the write tools once the git writer has opened the repository. */

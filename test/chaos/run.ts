@@ -125,6 +125,7 @@ if (r.hostile) {
   const h = r.hostile;
   rows.push(['hostile inputs tried / escaped / crashed', `${h.tried} / ${h.escaped} / ${h.crashed}`]);
   rows.push(['hostile inputs refused with a wrong reason', String(h.wrongReason)]);
+  rows.push(['hostile input kinds never tried', h.missingKinds.length === 0 ? 'none' : h.missingKinds.join('; ')]);
 }
 if (r.diskClock) {
   for (const c of r.diskClock.checks)
