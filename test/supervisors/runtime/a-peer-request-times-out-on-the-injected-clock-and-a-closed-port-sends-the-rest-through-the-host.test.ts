@@ -8,7 +8,7 @@ import { ActorRequestError } from '../../../supervisors/runtime/errors.js';
 import { type DirectRequest, Peers } from '../../../supervisors/runtime/peers.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
 
-function pair() {
+function pair(teardown: (fn: () => void) => void) {
   const clock = new ManualClock(1_000);
   const viaHost: Array<{ msg: { type: string }; timeoutMs: number | null }> = [];
   const held: DirectRequest[] = [];
@@ -29,6 +29,11 @@ function pair() {
   const { port1, port2 } = new MessageChannel();
   asker.attach({ name: 'b', port: port1, asks: ['b.question'], answers: [] });
   answerer.attach({ name: 'a', port: port2, asks: [], answers: ['b.question'] });
+  // an open port keeps the test process alive
+  teardown(() => {
+    port1.close();
+    port2.close();
+  });
   return { clock, asker, held, viaHost, port2 };
 }
 
@@ -38,7 +43,7 @@ async function handed(held: DirectRequest[], n: number): Promise<void> {
 }
 
 t.test('an unanswered request times out when the clock reaches its deadline, not before', async (t) => {
-  const { clock, asker, held } = pair();
+  const { clock, asker, held } = pair((fn) => t.teardown(fn));
   let settled: unknown = null;
   const p = asker.request({ type: 'b.question' }, 500).then(
     (v) => (settled = { value: v }),
@@ -56,7 +61,7 @@ t.test('an unanswered request times out when the clock reaches its deadline, not
 });
 
 t.test('an answered request resolves and leaves no timer behind', async (t) => {
-  const { clock, asker, held } = pair();
+  const { clock, asker, held } = pair((fn) => t.teardown(fn));
   const p = asker.request({ type: 'b.question' }, 500);
   await handed(held, 1);
   held[0]!.reply(42);
@@ -65,7 +70,7 @@ t.test('an answered request resolves and leaves no timer behind', async (t) => {
 });
 
 t.test('a request unanswered when the port closes goes through the host with the time it has left', async (t) => {
-  const { clock, asker, held, viaHost, port2 } = pair();
+  const { clock, asker, held, viaHost, port2 } = pair((fn) => t.teardown(fn));
   const p = asker.request({ type: 'b.question' }, 500);
   const untimed = asker.request({ type: 'b.question' }, null);
   await handed(held, 2);
