@@ -13,7 +13,7 @@ export interface NoteEvidence {
   chunks: ChunkList[];
   /** The chunk lists fused: picks which section shows each note. */
   fused: Ranked[];
-  /** Document of each chunk, when the caller already looked them up. */
+  /** Documents of chunks the caller already looked up (documentsOf's `known`): only the others are looked up. */
   docOf?: Map<number, number>;
 }
 
@@ -26,12 +26,11 @@ export function rankNotes(
   k: number,
   minScore = -Infinity,
 ): NoteGroup[] {
-  const docOf =
-    ev.docOf ??
-    documentsOf(
-      db,
-      ev.chunks.flatMap((l) => l.items.map((r) => r.id)),
-    );
+  const docOf = documentsOf(
+    db,
+    ev.chunks.flatMap((l) => l.items.map((r) => r.id)),
+    ev.docOf,
+  );
   const lists = ev.chunks.map((l) => ({ ...l, items: foldToNotes(l.items, docOf, note[l.kind], note.count) }));
   const notes = lists.filter((l) => l.weight > 0 && l.items.length > 0).length === 1 ? single(lists) : fuseLists(lists, fusion);
   const top = notes.filter((n) => n.score >= minScore).slice(0, k);

@@ -13,20 +13,15 @@ import { documentsOf } from './note-ranking.js';
 export const COMPLETE_DEPTH = 100;
 
 /**
- * `deep` lists kept to the chunks of the notes that `shallow` lists found, and the document of each chunk (added to
- * `known`, as documentsOf does).
+ * `deep` lists kept to the chunks of the notes that `shallow` lists found; each chunk's document is added to `known`
+ * (as documentsOf does), which the note ranking then reads.
  */
-export function completeLists(
-  db: Database,
-  shallow: Ranked[][],
-  deep: Ranked[][],
-  known?: Map<number, number>,
-): { lists: Ranked[][]; docOf: Map<number, number> } {
+export function completeLists(db: Database, shallow: Ranked[][], deep: Ranked[][], known?: Map<number, number>): Ranked[][] {
   const docOf = documentsOf(
     db,
     [...shallow.flat(), ...deep.flat()].map((r) => r.id),
     known,
   );
   const docs = new Set(shallow.flat().map((r) => docOf.get(r.id)));
-  return { lists: deep.map((list) => list.filter((r) => docs.has(docOf.get(r.id)))), docOf };
+  return deep.map((list) => list.filter((r) => docs.has(docOf.get(r.id))));
 }

@@ -178,7 +178,6 @@ function searchInSnapshot(
   let groups: NoteGroup[];
   if (noteScored) {
     let chunkLists = lists;
-    let docOf: Map<number, number> | undefined;
     if (completing) {
       const complete = completeLists(
         db,
@@ -186,11 +185,10 @@ function searchInSnapshot(
         deep,
         docs,
       );
-      chunkLists = lists.map((l, i) => ({ ...l, items: complete.lists[i]! }));
-      docOf = complete.docOf;
+      chunkLists = lists.map((l, i) => ({ ...l, items: complete[i]! }));
       ranked = fuseLists(chunkLists, r.fusion);
     }
-    groups = rankNotes(db, { chunks: chunkLists, fused: ranked, ...(docOf && { docOf }) }, r.note!, r.fusion, k, minScore);
+    groups = rankNotes(db, { chunks: chunkLists, fused: ranked, docOf: docs }, r.note!, r.fusion, k, minScore);
   } else {
     if (minScore !== undefined) ranked = ranked.filter((x) => x.score >= minScore);
     if (!byNote) return materialise(db, ranked.slice(0, k), keyword);
