@@ -4,16 +4,19 @@
 import v8 from 'node:v8';
 import type { Config } from '../config/load.js';
 
+type HeapFlagSettings = Pick<Config['heap'], 'optimize_for_size' | 'short_builtin_calls'>;
+
 /** The V8 flags the settings ask for (none: V8's defaults). */
-export function heapFlags(heap: Pick<Config['heap'], 'optimize_for_size'>): string[] {
-  return heap.optimize_for_size ? ['--optimize-for-size'] : [];
+export function heapFlags(heap: HeapFlagSettings): string[] {
+  return [...(heap.optimize_for_size ? ['--optimize-for-size'] : []), ...(heap.short_builtin_calls ? [] : ['--no-short-builtin-calls'])];
 }
 
 /**
  * Sets the flags for this process, for good: a later daemon in the same process (tests) cannot unset them. V8 calls
  * flags changed after start-up unsupported in general; this one is read when an isolate is made and at each heap
- * decision, and the daemon-rss bench measures its effect on a real daemon.
+ * decision, and the daemon-rss bench measures its effect on a real daemon; --short-builtin-calls is read when an
+ * isolate is made (main's own, made already, keeps its copy of the builtins).
  */
-export function applyHeapSettings(heap: Pick<Config['heap'], 'optimize_for_size'>): void {
+export function applyHeapSettings(heap: HeapFlagSettings): void {
   for (const f of heapFlags(heap)) v8.setFlagsFromString(f);
 }
