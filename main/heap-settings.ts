@@ -4,11 +4,15 @@
 import v8 from 'node:v8';
 import type { Config } from '../config/load.js';
 
-type HeapFlagSettings = Pick<Config['heap'], 'optimize_for_size' | 'short_builtin_calls'>;
+type HeapFlagSettings = Pick<Config['heap'], 'optimize_for_size' | 'short_builtin_calls' | 'bytecode_old_age'>;
 
-/** The V8 flags the settings ask for (none: V8's defaults). */
+/** The V8 flags the settings ask for. */
 export function heapFlags(heap: HeapFlagSettings): string[] {
-  return [...(heap.optimize_for_size ? ['--optimize-for-size'] : []), ...(heap.short_builtin_calls ? [] : ['--no-short-builtin-calls'])];
+  return [
+    ...(heap.optimize_for_size ? ['--optimize-for-size'] : []),
+    ...(heap.short_builtin_calls ? [] : ['--no-short-builtin-calls']),
+    `--bytecode-old-age=${heap.bytecode_old_age}`,
+  ];
 }
 
 /**

@@ -16,7 +16,7 @@ function binaryCodeMappings(shortBuiltinCalls: boolean, threads: number): { befo
     const count = () => readFileSync('/proc/self/maps', 'utf8').split('\\n')
       .filter((l) => l.split(/\\s+/)[1] === 'r-xp' && l.endsWith(process.execPath)).length;
     const before = count();
-    applyHeapSettings({ optimize_for_size: true, short_builtin_calls: ${shortBuiltinCalls} });
+    applyHeapSettings({ optimize_for_size: true, short_builtin_calls: ${shortBuiltinCalls}, bytecode_old_age: 5 });
     const workers = [];
     for (let i = 0; i < ${threads}; i++) {
       const w = new Worker("require('node:worker_threads').parentPort.postMessage('up')", { eval: true, execArgv: [] });
