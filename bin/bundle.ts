@@ -34,9 +34,10 @@ export const ENTRIES = [
  * esbuild's settings for the bundles. Split: code shared by entries, and code behind a dynamic `import()` (each
  * command of the command line, the gateway's MCP half, the embedder's providers), goes to its own file under
  * `chunks/`, so a thread parses and holds only what it loads (the daemon's main thread held every command's code in
- * one 2.2 MB source). Whitespace and syntax minified, names kept: a stack trace still names each function and class
- * (`keepNames` also undoes esbuild's renaming of clashing names), and the source maps beside each file map a line
- * and column back to the TypeScript's compiled line.
+ * one 2.2 MB source). Whitespace and syntax minified, names kept: a stack trace still names each function as written
+ * (`keepNames` undoes esbuild's renaming of clashing names for functions; a method's frame names a renamed class
+ * `Name2`, as before), and the source map beside each file maps a line and column back to the module and its
+ * TypeScript.
  */
 export const BUNDLE_OPTIONS = {
   bundle: true,

@@ -23,7 +23,7 @@ export const heapSchema = z
     /**
      * V8's --bytecode-old-age: how many garbage collections a function's bytecode survives unrun before V8 drops it
      * (compiled again from its source if it runs again). V8's default is 5; 1 lets idle threads drop the code they ran
-     * only at start sooner (−2 to −3 MB on the example vault after 1,000 searches, no indexing cost measured).
+     * only at start sooner (−2 to −3 MB on the example vault after 1,000 searches; perhaps 1–3 % more CPU a chunk).
      */
     bytecode_old_age: z.number().int().min(1).max(100).default(1),
   })

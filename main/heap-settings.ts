@@ -17,9 +17,9 @@ export function heapFlags(heap: HeapFlagSettings): string[] {
 
 /**
  * Sets the flags for this process, for good: a later daemon in the same process (tests) cannot unset them. V8 calls
- * flags changed after start-up unsupported in general; this one is read when an isolate is made and at each heap
- * decision, and the daemon-rss bench measures its effect on a real daemon; --short-builtin-calls is read when an
- * isolate is made (main's own, made already, keeps its copy of the builtins).
+ * flags changed after start-up unsupported in general; these are read when an isolate is made (--short-builtin-calls:
+ * main's own isolate, made already, keeps its copy of the builtins) or at each heap decision, and the daemon-rss bench
+ * measures their effect on a real daemon.
  */
 export function applyHeapSettings(heap: HeapFlagSettings): void {
   for (const f of heapFlags(heap)) v8.setFlagsFromString(f);
