@@ -77,8 +77,4 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   return { ...c, vault, data_dir: dataDir, config_file: file };
 }
 
-/** host and port from a validated `HOST:PORT` string. */
-export function splitListen(listen: string): { host: string; port: number } {
-  const i = listen.lastIndexOf(':');
-  return { host: listen.slice(0, i).replace(/^\[|\]$/g, ''), port: Number(listen.slice(i + 1)) };
-}
+export { splitListen } from './listen.js';

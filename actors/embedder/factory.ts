@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Config } from '../../config/load.js';
 import type { EmbeddingProvider, TokenCounter } from '../../messages/embedding.js';
 import type { EventLogger } from '../../supervisors/runtime/log.js';
-import { hubModelDir, lockState, type HubSpec } from './providers/hub-cache.js';
+import { hubModelDir, lockState, type HubSpec } from './providers/hub-paths.js';
 
 /** Where `embedder.onnx.hub` is fetched from unless `hub_url` names a mirror. */
 export const DEFAULT_HUB_URL = 'https://huggingface.co';

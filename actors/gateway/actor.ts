@@ -10,13 +10,11 @@ import type { GatewayMsg } from '../../messages/to-gateway.js';
 import type { Asks, Sends } from '../../supervisors/actors.js';
 import { IndexWaiter, MessageWriteBackend, WRITE_TIMEOUT_MS } from './write-backend.js';
 import { coveredFilter, coveredPath } from '../dream/covered-file.js';
-import { splitListen } from '../../config/load.js';
+import { splitListen } from '../../config/listen.js';
 import { modelBusy, providerSettings } from '../embedder/factory.js';
 import { poolClient, remoteQueryProvider } from '../embedder/pool-api.js';
 import { createHttpServer } from './http-server.js';
 import { Sessions } from './page/session.js';
-import { DavAuth } from './webdav/auth.js';
-import { davWriter } from './webdav/dav-writer-deps.js';
 import { IndexView } from './index-view.js';
 import { gatewayMetrics } from './metrics.js';
 import { retriever } from './retrieval.js';
@@ -126,6 +124,10 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
       version: VERSION,
     });
     const supervision = () => askSupervision(() => init.request({ type: 'main.supervision' }, SUPERVISION_TIMEOUT_MS));
+    // WebDAV (off by default) is loaded only when enabled: its XML parser and handlers stay out of this heap otherwise
+    const webdav = cfg.webdav.enabled
+      ? { DavAuth: (await import('./webdav/auth.js')).DavAuth, davWriter: (await import('./webdav/dav-writer-deps.js')).davWriter }
+      : null;
     const server = createHttpServer({
       token,
       gate,
@@ -161,12 +163,12 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
           }
         : {}),
       reconcile: () => init.emit({ type: 'watcher.rescan', reason: 'asked over HTTP (backfill)' }),
-      ...(cfg.webdav.enabled
+      ...(webdav
         ? {
             dav: {
               vault: cfg.vault,
-              auth: new DavAuth(cfg.webdav.users),
-              writer: davWriter(
+              auth: new webdav.DavAuth(cfg.webdav.users),
+              writer: webdav.davWriter(
                 cfg,
                 (m) => init.request(m, WRITE_TIMEOUT_MS),
                 (problem, file, why) =>

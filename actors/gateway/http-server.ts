@@ -16,7 +16,8 @@ import { routeTools } from './tools/http-json.js';
 import { routeEpisodes, type EpisodeRouteDeps } from './episodes-http.js';
 import { httpStatus } from './tools/types.js';
 import { routePage, type PageDeps } from './page/routes.js';
-import { DAV_PREFIX, handleDav, type DavDeps } from './webdav/dav.js';
+import type { DavDeps } from './webdav/dav.js';
+import { DAV_PREFIX } from './webdav/dav-paths.js';
 import { admit, type Gate } from './agents/http-gate.js';
 import type { Principal } from './agents/principal.js';
 import { routeAudit } from './agents/route-audit.js';
@@ -96,7 +97,9 @@ export function createHttpServer(d: HttpDeps): Server {
       res.end(m.text);
       return 200;
     }
-    if (d.dav && (p === DAV_PREFIX || p.startsWith(`${DAV_PREFIX}/`))) return handleDav(d.dav, req, res, p);
+    // loaded on the first WebDAV request (the gateway loaded the rest of WebDAV at start, only when it is enabled)
+    if (d.dav && (p === DAV_PREFIX || p.startsWith(`${DAV_PREFIX}/`)))
+      return (await import('./webdav/dav.js')).handleDav(d.dav, req, res, p);
     if (p.startsWith('/v1/') || p === '/mcp') {
       const a = await admit(gate, req, p);
       if (!a.ok) {

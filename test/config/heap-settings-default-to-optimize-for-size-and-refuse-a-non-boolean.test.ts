@@ -1,5 +1,5 @@
-// The `heap:` settings: V8's optimize-for-size on and the MCP half loaded on first use by default, and refusals naming
-// the path and the rule.
+// The `heap:` settings: V8's optimize-for-size on, the MCP half loaded on first use and no per-thread copy of V8's
+// builtins by default, and refusals naming the path and the rule.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,12 +19,25 @@ function load(t: { teardown(fn: () => void): void }, text: string) {
   }
 }
 
-t.test('defaults: optimize for size, the MCP half on first use', async (t) => {
-  t.same(loadConfig({ vault: '/tmp/v', env: {} }).heap, { optimize_for_size: true, preload_mcp: false });
+t.test('defaults: optimize for size, the MCP half on first use, no per-thread copy of the builtins', async (t) => {
+  t.same(loadConfig({ vault: '/tmp/v', env: {} }).heap, {
+    optimize_for_size: true,
+    preload_mcp: false,
+    short_builtin_calls: false,
+    bytecode_old_age: 1,
+  });
 });
 
 t.test('both can be turned the other way', async (t) => {
-  t.same(load(t, 'heap:\n  optimize_for_size: false\n  preload_mcp: true\n').config?.heap, { optimize_for_size: false, preload_mcp: true });
+  t.same(
+    load(t, 'heap:\n  optimize_for_size: false\n  preload_mcp: true\n  short_builtin_calls: true\n  bytecode_old_age: 5\n').config?.heap,
+    {
+      optimize_for_size: false,
+      preload_mcp: true,
+      short_builtin_calls: true,
+      bytecode_old_age: 5,
+    },
+  );
 });
 
 t.test('a value that is not a boolean, or an unknown key, is refused naming the path', async (t) => {
@@ -34,5 +47,16 @@ t.test('a value that is not a boolean, or an unknown key, is refused naming the 
     problems: [{ path: 'heap.optimize_for_size', rule: /boolean/ }],
   });
   t.match(load(t, 'heap:\n  preload_mcp: 1\n'), { config: null, problems: [{ path: 'heap.preload_mcp' }] });
+  for (const bad of ['0', '2.5', '"1"', '101'])
+    t.match(
+      load(t, `heap:\n  bytecode_old_age: ${bad}\n`),
+      { config: null, code: 'config_invalid', problems: [{ path: 'heap.bytecode_old_age' }] },
+      `bytecode_old_age ${bad} is refused`,
+    );
+  t.match(load(t, 'heap:\n  short_builtin_calls: "off"\n'), {
+    config: null,
+    code: 'config_invalid',
+    problems: [{ path: 'heap.short_builtin_calls', rule: /boolean/ }],
+  });
   t.match(load(t, 'heap:\n  young_mb: 4\n'), { config: null, problems: [{ path: 'heap' }] }, 'unknown keys are refused');
 });

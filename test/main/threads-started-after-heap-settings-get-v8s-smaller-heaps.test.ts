@@ -12,7 +12,7 @@ function oldSpaceOfNewThread(on: boolean): number {
   const script = `
     import { Worker } from 'node:worker_threads';
     import { applyHeapSettings } from ${JSON.stringify(settings)};
-    applyHeapSettings({ optimize_for_size: ${on} });
+    applyHeapSettings({ optimize_for_size: ${on}, short_builtin_calls: true, bytecode_old_age: 5 });
     const w = new Worker(
       "const v8 = require('node:v8'); require('node:worker_threads').parentPort.postMessage(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space').space_size)",
       { eval: true, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 4 } },
@@ -22,8 +22,14 @@ function oldSpaceOfNewThread(on: boolean): number {
 }
 
 t.test('the setting maps to V8 flags', async (t) => {
-  t.same(heapFlags({ optimize_for_size: true }), ['--optimize-for-size']);
-  t.same(heapFlags({ optimize_for_size: false }), [], 'off: V8 as it comes');
+  const v8Defaults = { short_builtin_calls: true, bytecode_old_age: 5 };
+  t.same(heapFlags({ optimize_for_size: true, ...v8Defaults }), ['--optimize-for-size', '--bytecode-old-age=5']);
+  t.same(heapFlags({ optimize_for_size: false, ...v8Defaults }), ['--bytecode-old-age=5'], 'off: V8 as it comes');
+  t.same(heapFlags({ optimize_for_size: true, short_builtin_calls: false, bytecode_old_age: 1 }), [
+    '--optimize-for-size',
+    '--no-short-builtin-calls',
+    '--bytecode-old-age=1',
+  ]);
 });
 
 t.test('a thread started after optimize_for_size is applied gets a smaller heap than one started without', async (t) => {

@@ -7,24 +7,9 @@ import { open, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { z } from 'zod';
+import { type LockState, lockState } from './hub-paths.js';
 
-/** What to fetch: a repository on a hub with Hugging Face's file layout, at a revision. */
-export interface HubSpec {
-  /** `<org>/<name>`. */
-  repo: string;
-  /** Branch, tag or commit; default `main`. */
-  revision: string;
-  /** The ONNX file's path in the repository; null: `onnx/model.onnx`, else `model.onnx`. */
-  file: string | null;
-  /** Pinned sha256 per repository path (hex). */
-  sha256: Record<string, string>;
-  /** Pinned sha256 of the ONNX file, whichever path it resolves to (config's `sha256: <hex>`). */
-  modelSha256: string | null;
-  /** The hub or a mirror, e.g. `https://huggingface.co`. */
-  hubUrl: string;
-  /** `<data dir>/models`. */
-  modelsDir: string;
-}
+export { type HubSpec, hubFolderName, hubModelDir, LOCK_STALE_MS, type LockState, lockState } from './hub-paths.js';
 
 export const MANIFEST = 'manifest.json';
 const FileEntry = z.object({
@@ -46,15 +31,6 @@ const Manifest = z.object({
 });
 export type Manifest = z.infer<typeof Manifest>;
 export type ManifestFile = z.infer<typeof FileEntry>;
-
-/** `<org>--<name>@<revision>`, as the issue names it; a revision's slashes (`refs/pr/1`) become `--`. */
-export function hubFolderName(repo: string, revision: string): string {
-  return `${repo.replace('/', '--')}@${revision.replaceAll('/', '--')}`;
-}
-
-export function hubModelDir(spec: Pick<HubSpec, 'repo' | 'revision' | 'modelsDir'>): string {
-  return path.join(spec.modelsDir, hubFolderName(spec.repo, spec.revision));
-}
 
 export function readManifest(dir: string): Manifest | null {
   try {
@@ -133,44 +109,13 @@ export async function checkCachedFile(dir: string, rel: string, want: ManifestFi
 // ---------------------------------------------------------------------------------------------------------------
 // The folder lock: `<folder>.lock`, created exclusively, its mtime refreshed while the holder works.
 
-/** A holder that has not refreshed its lock for this long is gone (a killed process or thread). */
-export const LOCK_STALE_MS = 30_000;
 const HEARTBEAT_MS = 2_000;
 const POLL_MS = 250;
-
-export interface LockState {
-  pid: number;
-  thread: number;
-  file: string | null;
-  done: number;
-  total: number | null;
-}
 
 export interface HeldLock {
   /** Records what is being downloaded, for `downloadInProgress` readers (the gateway, `models list`). */
   progress(file: string, done: number, total: number | null): void;
   release(): Promise<void>;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The lock's holder and progress while it is held and fresh; null when no one is downloading this folder. */
-export function lockState(lockFile: string, now = Date.now()): LockState | null {
-  try {
-    const st = statSync(lockFile);
-    const s = JSON.parse(readFileSync(lockFile, 'utf8')) as LockState;
-    if (now - st.mtimeMs > LOCK_STALE_MS || (s.pid !== process.pid && !alive(s.pid))) return null;
-    return s;
-  } catch {
-    return existsSync(lockFile) ? { pid: 0, thread: 0, file: null, done: 0, total: null } : null; // being written
-  }
 }
 
 /**
