@@ -6,7 +6,7 @@
 // --index-info` for an index it does not handle): if a lock stops it, nothing moves and the batch fails as
 // `git_failed`, as `git commit` did. Anything unusual (a symlink, a submodule, a detached HEAD) answers `fallback`,
 // and GitRepo commits with the porcelain as before.
-import { retryWhileLocked } from './lock-retry.js';
+import { LOCK_BUSY, retryWhileLocked } from './lock-retry.js';
 import { spawn } from 'node:child_process';
 import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -65,9 +65,6 @@ const object: Parser<{ sha: string; type: string; body: Buffer } | null> = (buf)
   if (buf.length < nl + 1 + size + 1) return null;
   return { value: { sha: head[0]!, type: head[1]!, body: buf.subarray(nl + 1, nl + 1 + size) }, used: nl + 1 + size + 1 };
 };
-
-// Another git (a person's `git status`) may hold index.lock for a moment: as git-repo.ts retries its commands.
-const LOCK_BUSY = /\.lock': File exists|Unable to create '[^']*\.lock'/;
 
 function run(
   cwd: string,

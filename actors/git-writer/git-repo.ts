@@ -1,6 +1,6 @@
 // The vault's git repository as memvault uses it: one commit per agent mutation, undo by `git revert` (history only
 // grows), people's own edits committed as theirs.
-import { retryWhileLocked } from './lock-retry.js';
+import { LOCK_BUSY, retryWhileLocked } from './lock-retry.js';
 import { lstatSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
@@ -38,10 +38,6 @@ export type HumanCommitResult = Result<{ sha: string; paths: string[] }, 'nothin
 // every `maintenanceEvery` commits instead), must not wait on a GPG pinentry a daemon cannot answer, and must not let
 // rerere resolve an undo's conflict behind our back. Reads get only the literal-pathspec env (see #git).
 const WRITE_CONFIG = ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0', '-c', 'commit.gpgSign=false', '-c', 'rerere.enabled=false'];
-
-// Another git process (a person's `git status`, a detached gc) may hold a lock for a moment; such a command failed
-// before changing anything, so it is safe to run again.
-const LOCK_BUSY = /\.lock': File exists|cannot lock ref|Unable to create '[^']*\.lock'/;
 
 /** Paths come validated from the vault writer; anything else here is a bug, not an outcome. */
 function checkPaths(paths: readonly string[]): string[] {

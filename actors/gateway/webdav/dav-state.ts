@@ -1,10 +1,11 @@
 // WebDAV locks and dead properties on disk (`<data dir>/webdav/locks.json`, `props.json`), so a gateway restart keeps
 // them: a client holding a lock token still holds its lock, a property set by PROPPATCH is still there. Each change
-// rewrites the file atomically (temp + rename); a missing file is empty, a damaged one starts empty and is reported,
+// rewrites the file atomically (temp + fsync + rename); a missing file is empty, a damaged one starts empty and is reported,
 // and a file that cannot be written (disk full) is reported while the state goes on in memory.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { replaceFileSync } from '../../../supervisors/runtime/durable-file.js';
 
 const lockSchema = z.object({
   token: z.string(),
@@ -57,13 +58,10 @@ export function persisted<T>(
   return {
     initial,
     save(value) {
-      const tmp = `${file}.${process.pid}.tmp`;
       try {
-        mkdirSync(path.dirname(file), { recursive: true });
-        writeFileSync(tmp, `${JSON.stringify(value)}\n`);
-        renameSync(tmp, file);
+        replaceFileSync(file, `${JSON.stringify(value)}\n`); // fsync'd before the rename: a crash keeps old or new
       } catch (err) {
-        rmSync(tmp, { force: true });
+        rmSync(`${file}.${process.pid}.tmp`, { force: true });
         report('unsaved', file, (err as Error).message);
       }
     },
