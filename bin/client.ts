@@ -1,6 +1,7 @@
 // Finds a running daemon for a vault (its data dir's daemon.json) and calls its HTTP API with the token.
 import { readFileSync, writeFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { pidAlive } from '../supervisors/runtime/pid-alive.js';
 
 export interface DaemonInfo {
   pid: number;
@@ -31,19 +32,10 @@ export function readDaemonInfo(dataDir: string): DaemonInfo | null {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The daemon serving this data dir, if one answers /healthz. */
 export async function findDaemon(dataDir: string): Promise<{ url: string; token: string } | null> {
   const info = readDaemonInfo(dataDir);
-  if (!info || !alive(info.pid)) return null;
+  if (!info || !pidAlive(info.pid)) return null;
   try {
     const r = await fetch(`${info.url}/healthz`, { signal: AbortSignal.timeout(1_000) });
     if (!r.ok) return null;

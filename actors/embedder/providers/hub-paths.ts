@@ -2,6 +2,7 @@
 // embedder, memory and chunker threads look these up at start and need no more of the cache (hub-cache.ts).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pidAlive } from '../../../supervisors/runtime/pid-alive.js';
 
 /** What to fetch: a repository on a hub with Hugging Face's file layout, at a revision. */
 export interface HubSpec {
@@ -41,21 +42,12 @@ export interface LockState {
   total: number | null;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The lock's holder and progress while it is held and fresh; null when no one is downloading this folder. */
 export function lockState(lockFile: string, now = Date.now()): LockState | null {
   try {
     const st = statSync(lockFile);
     const s = JSON.parse(readFileSync(lockFile, 'utf8')) as LockState;
-    if (now - st.mtimeMs > LOCK_STALE_MS || (s.pid !== process.pid && !alive(s.pid))) return null;
+    if (now - st.mtimeMs > LOCK_STALE_MS || (s.pid !== process.pid && !pidAlive(s.pid))) return null;
     return s;
   } catch {
     return existsSync(lockFile) ? { pid: 0, thread: 0, file: null, done: 0, total: null } : null; // being written
