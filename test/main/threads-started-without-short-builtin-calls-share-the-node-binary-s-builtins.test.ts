@@ -32,6 +32,15 @@ t.test('threads started with short builtin calls off map no copy of the builtins
   const off = binaryCodeMappings(false, 4);
   t.ok(off.before > 0, `the node binary's code is mapped (${off.before} mappings)`);
   t.equal(off.after, off.before, 'off (the default): four threads, no new mapping of the binary');
-  const on = binaryCodeMappings(true, 4);
-  t.ok(on.after > on.before, `on: V8 copied the builtins for ${on.after - on.before} of four threads`);
+  // the control (the count can see a copy): in about one process of fifteen V8 places every thread's code near the
+  // binary's builtins and copies none (a CI run met one), so it is taken in up to five fresh processes
+  const tries: number[] = [];
+  while (tries.length < 5 && !tries.some((n) => n > 0)) {
+    const on = binaryCodeMappings(true, 4);
+    tries.push(on.after - on.before);
+  }
+  t.ok(
+    tries.some((n) => n > 0),
+    `on: V8 copied the builtins (new mappings of the binary per process of four threads: ${tries.join(', ')})`,
+  );
 });
