@@ -7,19 +7,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { BUNDLE_DIR } from '../../supervisors/runtime/code-files.js';
-
-const STATIC = /(?:^|[;}\s])(?:import|export)\s*(?:[\w${},*\s]+from\s*)?["'](\.{1,2}\/[^"']+)["']/g;
+import { loadedFiles } from '../helpers/bundle-imports.js';
 
 /** The modules (source map paths) the bundle at `entry` and its static imports were made of. */
 function modulesLoadedBy(entry: string): string[] {
-  const seen = new Set<string>();
-  const todo = [path.join(BUNDLE_DIR, entry)];
-  for (let f = todo.pop(); f !== undefined; f = todo.pop()) {
-    if (seen.has(f)) continue;
-    seen.add(f);
-    for (const m of readFileSync(f, 'utf8').matchAll(STATIC)) todo.push(path.resolve(path.dirname(f), m[1] ?? ''));
-  }
-  return [...seen].flatMap((f) => (JSON.parse(readFileSync(`${f}.map`, 'utf8')) as { sources: string[] }).sources);
+  return [...loadedFiles([path.join(BUNDLE_DIR, entry)])].flatMap(
+    (f) => (JSON.parse(readFileSync(`${f}.map`, 'utf8')) as { sources: string[] }).sources,
+  );
 }
 
 const has = (modules: string[], part: string): string[] => modules.filter((m) => m.includes(part));

@@ -9,8 +9,6 @@ import { threadId } from 'node:worker_threads';
 import { z } from 'zod';
 import { type LockState, lockState } from './hub-paths.js';
 
-export { type HubSpec, hubFolderName, hubModelDir, LOCK_STALE_MS, type LockState, lockState } from './hub-paths.js';
-
 export const MANIFEST = 'manifest.json';
 const FileEntry = z.object({
   size: z.number().int().nonnegative(),

@@ -10,18 +10,16 @@ import {
   acquireLock,
   checkCachedFile,
   clearFailure,
-  hubModelDir,
   readFailure,
   readManifest,
   recordFailure,
   sha256File,
   syncDir,
   writeManifest,
-  type HubSpec,
-  type LockState,
   type Manifest,
   type ManifestFile,
 } from './hub-cache.js';
+import { hubModelDir, type HubSpec, type LockState } from './hub-paths.js';
 import { fetchInto, headFile, HubError, resolveUrl, type FileMeta } from './hub-http.js';
 
 export type { HubSpec };

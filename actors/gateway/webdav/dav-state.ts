@@ -2,7 +2,7 @@
 // them: a client holding a lock token still holds its lock, a property set by PROPPATCH is still there. Each change
 // rewrites the file atomically (temp + fsync + rename); a missing file is empty, a damaged one starts empty and is reported,
 // and a file that cannot be written (disk full) is reported while the state goes on in memory.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { replaceFileSync } from '../../../supervisors/runtime/durable-file.js';
@@ -61,7 +61,6 @@ export function persisted<T>(
       try {
         replaceFileSync(file, `${JSON.stringify(value)}\n`); // fsync'd before the rename: a crash keeps old or new
       } catch (err) {
-        rmSync(`${file}.${process.pid}.tmp`, { force: true });
         report('unsaved', file, (err as Error).message);
       }
     },
