@@ -11,7 +11,7 @@ import { snapshotVersion } from './snapshot-version.js';
 import { keywordSnippets } from './snippets.js';
 import { CHUNKS_PER_NOTE, groupByNote, type NoteGroup, type Ranked } from './group-by-note.js';
 import { COMPLETE_DEPTH, completeLists } from './note-rescore.js';
-import { withinBudget } from './match-budget.js';
+import { matchExpression } from './match-budget.js';
 import { type ChunkList, rankNotes } from './note-ranking.js';
 import { DEFAULT_RANKING, MIN_DEPTH, type Ranking } from './ranking.js';
 import { DEFAULT_OVERSAMPLE, vectorList } from './vector-search.js';
@@ -216,13 +216,14 @@ interface Keyword {
 }
 
 /**
- * Chunks matching any of the query's terms, best bm25 first; score = b / (1 + b) with b = -bm25 (0..1).
+ * Chunks matching the query's terms (any of them, or past the match budget any of the rarer ones: matchExpression),
+ * best bm25 first; score = b / (1 + b) with b = -bm25 (0..1).
  * Without caller filters FTS5 ranks alone and the few best rows are then checked against the default filters
  * (widening when too many fail); with them, the join filters while matching.
  */
 function bm25List(db: Database, { table, terms }: FtsQuery, filters: FilterSql, limit: number, ranking: Ranking): Keyword {
   if (terms.length === 0) return { ranked: [], match: null, table };
-  const match = withinBudget(db, table, terms, limit).join(' OR ');
+  const match = matchExpression(db, table, terms, limit);
   const weights = bm25Weights(ranking);
   const score = (r: { id: number; b: number }): Ranked => ({ id: r.id, score: -r.b / (1 - r.b) });
   if (filters.selective) {

@@ -1,6 +1,6 @@
-// Keyword search leaves a query's most common words out of the match when its rarer words already find enough rows
-// (match-budget.ts), and remembers how many rows each word matches until the index changes: a write by the store
-// writer's connection or by the searching one itself is seen by the next search.
+// Keyword search matches only the rows of a query's rarer words when they already find enough rows, its most common
+// words then only scoring those rows (match-budget.ts), and remembers how many rows each word matches until the index
+// changes: a write by the store writer's connection or by the searching one itself is seen by the next search.
 import t from 'tap';
 import { MATCH_BUDGET } from '../../actors/gateway/match-budget.js';
 import { search } from '../../actors/gateway/search.js';
@@ -57,3 +57,18 @@ for (const reader of ['the writing connection', 'another connection'] as const) 
     );
   });
 }
+
+t.test('past the budget a common word still ranks the rows that hold it above those that do not', async (t) => {
+  const ix = tempIndex(t, { dim: null });
+  notes(ix, 'ubiquitous', MATCH_BUDGET);
+  notes(ix, 'marmot', 250);
+  // the one row holding both words, as long as a marmot note and titled like one
+  ix.writer.upsertDocument(doc('marmot-7b.md', [chunk(0, 'marmot ubiquitous number 7')]));
+  const hits = paths(ix.db);
+  t.equal(hits.length, 200);
+  t.equal(hits[0], 'marmot-7b.md', 'the row with both words first (left out of the match, the common word ranked nothing)');
+  t.ok(
+    hits.every((p) => !p.startsWith('ubiquitous-')),
+    'rows holding only the common word are still not matched',
+  );
+});
