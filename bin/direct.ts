@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import type { Config } from '../config/load.js';
 import { indexFile } from '../supervisors/runtime/boot.js';
-import { IndexView } from '../actors/gateway/index-view.js';
+import { configuredLimits, IndexView } from '../actors/gateway/index-view.js';
 import { createProvider, providerSettings } from '../actors/embedder/factory.js';
 import { makeIgnore, scanVault } from '../actors/watcher/scan.js';
 import { SOURCE_VAULT } from '../messages/common.js';
@@ -18,13 +18,7 @@ export type FileState = {
 export function openDirect(cfg: Config): IndexView | null {
   const file = indexFile(cfg);
   if (!existsSync(file)) return null;
-  return new IndexView(file, null, {
-    defaultK: cfg.search.default_k,
-    maxK: cfg.search.max_k,
-    minScore: cfg.search.min_score,
-    defaultMode: cfg.search.default_mode,
-    userId: cfg.user_id,
-  });
+  return new IndexView(file, null, configuredLimits(cfg));
 }
 
 export async function loadQueryModel(view: IndexView, cfg: Config): Promise<void> {

@@ -1,5 +1,6 @@
 // The configuration schema: one YAML file, validated with zod; unknown keys are errors so typos never pass silently.
 import { z } from 'zod';
+import { MATCH_BUDGET } from '../actors/gateway/match-budget.js';
 import { knowledgeSchema } from './schema-knowledge.js';
 import { llmSchema } from './schema-llm.js';
 import { calendarSchema, schedulerSchema, skillsSchema, templatesSchema } from './schema-skills.js';
@@ -112,6 +113,8 @@ const searchSchema = z
     max_k: z.number().int().min(1).max(1000).default(50),
     min_score: z.number().min(0).default(0),
     default_mode: z.enum(['hybrid', 'bm25', 'vector']).default('hybrid'),
+    // rows keyword search scores for one query before only its rarer words choose rows (actors/gateway/match-budget.ts)
+    match_budget: z.number().int().min(100).max(1_000_000).default(MATCH_BUDGET),
   })
   .strict()
   .refine((s) => s.default_k <= s.max_k, { message: 'default_k must not exceed max_k', path: ['default_k'] });

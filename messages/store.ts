@@ -133,6 +133,8 @@ export interface SearchRequest {
   userId?: string;
   /** `note`: one hit per note (its best chunk) with up to 3 other matching chunks in `also`; default one hit per chunk. */
   group?: 'note' | 'chunk';
+  /** Rows keyword search scores before only a query's rarer words choose rows (match-budget.ts; its default when absent). */
+  matchBudget?: number;
 }
 
 export interface SearchHit {

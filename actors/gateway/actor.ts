@@ -15,7 +15,7 @@ import { modelBusy, providerSettings } from '../embedder/factory.js';
 import { poolClient, remoteQueryProvider } from '../embedder/pool-api.js';
 import { createHttpServer } from './http-server.js';
 import { Sessions } from './page/session.js';
-import { IndexView } from './index-view.js';
+import { configuredLimits, IndexView } from './index-view.js';
 import { gatewayMetrics } from './metrics.js';
 import { retriever } from './retrieval.js';
 import { VERSION } from '../../supervisors/runtime/version.js';
@@ -63,11 +63,7 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
   async (init) => {
     const token = readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim();
     const view = new IndexView(b.dbFile, board, {
-      defaultK: cfg.search.default_k,
-      maxK: cfg.search.max_k,
-      minScore: cfg.search.min_score,
-      defaultMode: cfg.search.default_mode,
-      userId: cfg.user_id,
+      ...configuredLimits(cfg),
       covered: coveredFilter(coveredPath(cfg.data_dir), cfg.user_id),
     });
     // listen at once, the query model loading beside it (~0.5 s): keyword search answers meanwhile, and a search

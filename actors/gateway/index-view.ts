@@ -14,6 +14,7 @@ import { coarseIndex } from './coarse-index.js';
 import { search, type SearchOptions, searchWhileEmbedding } from './search.js';
 import { monotonicMs } from '../../supervisors/clock.js';
 import { sinceMs, type SearchBody } from './api-schema.js';
+import type { Config } from '../../config/load.js';
 
 export interface IndexState {
   documents: number;
@@ -87,8 +88,22 @@ export interface SearchLimits {
   minScore: number;
   defaultMode: 'hybrid' | 'bm25' | 'vector';
   userId: string;
+  /** Rows keyword search scores (match-budget.ts); its default when absent. */
+  matchBudget?: number;
   /** The dream's covered facts for the filter (actors/dream/covered-file.ts), hidden unless include_consolidated. */
   covered?: (db: Database.Database) => boolean;
+}
+
+/** The limits the configuration sets (the gateway adds its covered-facts filter). */
+export function configuredLimits(cfg: Pick<Config, 'search' | 'user_id'>): SearchLimits {
+  return {
+    defaultK: cfg.search.default_k,
+    maxK: cfg.search.max_k,
+    minScore: cfg.search.min_score,
+    defaultMode: cfg.search.default_mode,
+    userId: cfg.user_id,
+    matchBudget: cfg.search.match_budget,
+  };
 }
 
 /**
@@ -271,6 +286,7 @@ export class IndexView {
       group: body.group ?? 'note',
       minScore: l.minScore,
       userId: l.userId,
+      matchBudget: l.matchBudget,
       filters: {
         pathPrefix: f.path_prefix ?? f.folder,
         sourceType: f.source_type,

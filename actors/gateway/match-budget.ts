@@ -7,9 +7,10 @@ import type { FtsQuery } from './fts-query.js';
 import { snapshotVersion } from './snapshot-version.js';
 
 /**
- * Rows bm25 may score for one query. An OR query with a common word matches most chunks, and scoring plus sorting
- * costs ~0.8 µs a row; past the budget, rows must hold one of the rarer words (matchExpression). 2,500 with the
- * common words still scored costs what 5,000 with them left out did (×1.01 at 100k chunks) and ranks better at scale.
+ * Rows bm25 may score for one query (the default of `search.match_budget`). An OR query with a common word matches
+ * most chunks, and scoring plus sorting costs ~0.8 µs a row; past the budget, rows must hold one of the rarer words
+ * (matchExpression). 2,500 with the common words still scored costs what 5,000 with them left out did (×1.01 at 100k
+ * chunks) and ranks better at scale; 5,000 ranks better still there, for ~2 ms a hybrid search (README).
  */
 export const MATCH_BUDGET = 2500;
 /** Terms whose counts one connection keeps (a few hundred KB); past it the cache starts again. */
@@ -18,39 +19,47 @@ const MAX_CACHED = 20_000;
 interface Counts {
   /** snapshotVersion() when counted. */
   version: string;
+  /** the budget counted up to */
+  budget: number;
   byTerm: Map<string, number>;
 }
 const cache = new WeakMap<Database, Counts>();
 
 /**
- * The FTS5 MATCH expression for a query's terms: all of them OR'ed while the rows they match stay within
- * MATCH_BUDGET. Past it, the rarest terms that fit (as many as find `needed` rows) decide which rows match, and the
+ * The FTS5 MATCH expression for a query's terms: all of them OR'ed while the rows they match stay within `budget`
+ * (MATCH_BUDGET unless the operator set `search.match_budget`). Past it, the rarest terms that fit (as many as find `needed` rows) decide which rows match, and the
  * common ones still count: `(r1 OR r2) AND (r1 OR r2 OR c1)` matches only rows holding r1 or r2, FTS5 seeks in c1's
  * list instead of scoring its every row, and bm25 sums over every phrase of the expression, so a row holding c1 too
  * ranks above one that does not (the rarer terms count twice, which only sharpens what bm25's weights say already).
  * Left out entirely (the match before), the common words cost 13 points of bm25 recall@5 at the scale of 100k chunks
  * (the retrieval bench's 19k chunks with the budget scaled down to match: README, "Retrieval quality").
  */
-export function matchExpression(db: Database, table: FtsQuery['table'], terms: string[], needed: number): string {
-  const { kept, common } = withinBudget(db, table, terms, needed);
+export function matchExpression(db: Database, table: FtsQuery['table'], terms: string[], needed: number, budget = MATCH_BUDGET): string {
+  const { kept, common } = withinBudget(db, table, terms, needed, budget);
   const any = kept.join(' OR ');
   return common.length === 0 ? any : `(${any}) AND (${[...kept, ...common].join(' OR ')})`;
 }
 
 /**
- * The terms rows must hold (`kept`): rarest first, adding more while the rows they match stay within MATCH_BUDGET;
+ * The terms rows must hold (`kept`): rarest first, adding more while the rows they match stay within `budget`;
  * and the more common terms that found rows too (`common`).
  */
-function withinBudget(db: Database, table: FtsQuery['table'], terms: string[], needed: number): { kept: string[]; common: string[] } {
+function withinBudget(
+  db: Database,
+  table: FtsQuery['table'],
+  terms: string[],
+  needed: number,
+  budget: number,
+): { kept: string[]; common: string[] } {
   if (terms.length === 1) return { kept: terms, common: [] };
-  const count = termCounter(db, table);
+  const count = termCounter(db, table, budget);
   const byRarity = terms.map((t) => ({ t, n: count(t) })).sort((a, b) => a.n - b.n);
   const kept: string[] = [];
   const common: string[] = [];
   let rows = 0;
   for (const { t, n } of byRarity) {
     if (n === 0) continue;
-    if (common.length > 0 || (kept.length > 0 && rows >= needed && rows + n > MATCH_BUDGET)) common.push(t);
+    if (common.length > 0 || (kept.length > 0 && rows >= needed && rows + n > budget)) common.push(t);
     else {
       kept.push(t);
       rows += n;
@@ -60,19 +69,19 @@ function withinBudget(db: Database, table: FtsQuery['table'], terms: string[], n
 }
 
 /**
- * Rows a term matches in `table`, counted up to MATCH_BUDGET + 1 (~0.2 ms a term at 100k chunks) or taken from the
+ * Rows a term matches in `table`, counted up to `budget` + 1 (~0.2 ms a term at 100k chunks) or taken from the
  * cache when the index has not changed since. Call inside the search's read transaction: the counts are then
  * those of its snapshot.
  */
-function termCounter(db: Database, table: FtsQuery['table']): (term: string) => number {
+function termCounter(db: Database, table: FtsQuery['table'], budget: number): (term: string) => number {
   const version = snapshotVersion(db);
   let c = cache.get(db);
-  if (!c || c.version !== version || c.byTerm.size > MAX_CACHED) {
-    c = { version, byTerm: new Map() };
+  if (!c || c.version !== version || c.budget !== budget || c.byTerm.size > MAX_CACHED) {
+    c = { version, budget, byTerm: new Map() };
     cache.set(db, c);
   }
   const { byTerm } = c;
-  const stmt = prepared(db, `SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ${MATCH_BUDGET + 1})`).pluck();
+  const stmt = prepared(db, `SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ${budget + 1})`).pluck();
   return (term) => {
     const key = `${table}\u0000${term}`;
     let n = byTerm.get(key);

@@ -55,7 +55,7 @@ export async function searchWhileEmbedding(
   const early = p
     ? db.transaction(() => ({
         limit: p.bm25Limit,
-        keyword: bm25List(db, p.fts, p.filters, p.bm25Limit, p.ranking),
+        keyword: bm25List(db, p.fts, p.filters, p.bm25Limit, p.ranking, req.matchBudget),
         version: snapshotVersion(db),
       }))()
     : undefined;
@@ -152,7 +152,7 @@ function searchInSnapshot(
             ...early.keyword,
             ranked: early.version === snapshotVersion(db) ? early.keyword.ranked : recheck(db, filters, early.keyword.ranked),
           }
-        : bm25List(db, fts, filters, depths.bm25Limit, r);
+        : bm25List(db, fts, filters, depths.bm25Limit, r, req.matchBudget);
     deep.push(keyword.ranked);
     lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25Depth), weight: 1 });
   }
@@ -221,9 +221,16 @@ interface Keyword {
  * Without caller filters FTS5 ranks alone and the few best rows are then checked against the default filters
  * (widening when too many fail); with them, the join filters while matching.
  */
-function bm25List(db: Database, { table, terms }: FtsQuery, filters: FilterSql, limit: number, ranking: Ranking): Keyword {
+function bm25List(
+  db: Database,
+  { table, terms }: FtsQuery,
+  filters: FilterSql,
+  limit: number,
+  ranking: Ranking,
+  budget: number | undefined,
+): Keyword {
   if (terms.length === 0) return { ranked: [], match: null, table };
-  const match = matchExpression(db, table, terms, limit);
+  const match = matchExpression(db, table, terms, limit, budget);
   const weights = bm25Weights(ranking);
   const score = (r: { id: number; b: number }): Ranked => ({ id: r.id, score: -r.b / (1 - r.b) });
   if (filters.selective) {

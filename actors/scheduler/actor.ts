@@ -16,7 +16,7 @@ import { llmMetrics } from './llm/metrics.js';
 import { loadTemplates } from './templates/engine.js';
 import { providerSettings } from '../embedder/factory.js';
 import { poolClient, remoteQueryProvider } from '../embedder/pool-api.js';
-import { IndexView } from '../gateway/index-view.js';
+import { configuredLimits, IndexView } from '../gateway/index-view.js';
 import { llmStatus } from '../gateway/llm-status.js';
 import { Context } from './context.js';
 import { SchedulerCore } from './core.js';
@@ -116,13 +116,7 @@ runActor<SchedulerMsg, Sends<'scheduler'>, State, Asks<'scheduler'>>(
       return { core: null, off };
     }
     const templates = t.templates;
-    const view = new IndexView(b.dbFile, board, {
-      defaultK: cfg.search.default_k,
-      maxK: cfg.search.max_k,
-      minScore: cfg.search.min_score,
-      defaultMode: cfg.search.default_mode,
-      userId: cfg.user_id,
-    });
+    const view = new IndexView(b.dbFile, board, configuredLimits(cfg));
     if (b.port)
       view.providerSettled = remoteQueryProvider(poolClient(b.port), providerSettings(cfg)).then(
         (provider) => (view.provider = { state: 'ready', provider }),

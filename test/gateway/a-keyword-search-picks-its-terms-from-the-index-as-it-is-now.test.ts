@@ -2,7 +2,7 @@
 // words then only scoring those rows (match-budget.ts), and remembers how many rows each word matches until the index
 // changes: a write by the store writer's connection or by the searching one itself is seen by the next search.
 import t from 'tap';
-import { MATCH_BUDGET } from '../../actors/gateway/match-budget.js';
+import { MATCH_BUDGET, matchExpression } from '../../actors/gateway/match-budget.js';
 import { search } from '../../actors/gateway/search.js';
 import { openIndex } from '../../actors/store-writer/schema.js';
 import { chunk, doc, tempIndex } from '../helpers/index-fixture.js';
@@ -71,4 +71,20 @@ t.test('past the budget a common word still ranks the rows that hold it above th
     hits.every((p) => !p.startsWith('ubiquitous-')),
     'rows holding only the common word are still not matched',
   );
+});
+
+t.test("the search's budget decides when only the rarer words choose rows", async (t) => {
+  const ix = tempIndex(t, { dim: null });
+  notes(ix, 'ubiquitous', MATCH_BUDGET);
+  notes(ix, 'marmot', 250);
+  const terms = ['"ubiquitous"', '"marmot"'];
+  t.equal(matchExpression(ix.db, 'memory_fts', terms, 200), '("marmot") AND ("marmot" OR "ubiquitous")', 'the default: past it');
+  t.equal(matchExpression(ix.db, 'memory_fts', terms, 200, 3 * MATCH_BUDGET), '"marmot" OR "ubiquitous"', 'a larger one: within it');
+  t.equal(matchExpression(ix.db, 'memory_fts', terms, 300), '"marmot" OR "ubiquitous"', 'too few rare rows for what is needed');
+  // and the request's budget is the one a search uses: past the budget the rare word's phrase is in the expression
+  // twice, so bm25 scores the same top row higher than when every word is simply OR'ed
+  const top = (matchBudget?: number) =>
+    search(ix.db, { query: 'marmot ubiquitous', k: 1, mode: 'bm25', group: 'chunk', matchBudget }, null)[0]!;
+  t.ok(top().score > top(3 * MATCH_BUDGET).score, `${top().score} > ${top(3 * MATCH_BUDGET).score}`);
+  t.equal(top().path, top(3 * MATCH_BUDGET).path, 'the same row on top');
 });
