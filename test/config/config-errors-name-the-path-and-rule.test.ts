@@ -1,17 +1,8 @@
 // The YAML config is validated at startup: every problem names its path and the rule broken; env overrides apply.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../config/load.js';
-
-function withFile(t: { teardown(fn: () => void): void }, text: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'memvault-cfg-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = path.join(dir, 'memvault.yaml');
-  writeFileSync(file, text);
-  return file;
-}
+import { configFile } from '../helpers/config-file.js';
 
 t.test('defaults apply when no file is given', async (t) => {
   const c = loadConfig({ vault: '/tmp/some-vault', env: {} });
@@ -24,7 +15,7 @@ t.test('defaults apply when no file is given', async (t) => {
 });
 
 t.test('every problem is reported with its path and rule', async (t) => {
-  const file = withFile(
+  const file = configFile(
     t,
     'vault: /v\nlisten: nowhere\nembedder:\n  batch_size: 0\n  provider: onnx\nsearch:\n  default_k: 90\n  max_k: 10\nwatcher:\n  debounce: 5\n',
   );
@@ -38,13 +29,13 @@ t.test('every problem is reported with its path and rule', async (t) => {
 });
 
 t.test('YAML syntax errors name the line', async (t) => {
-  const file = withFile(t, 'vault: /v\nwatcher:\n  ignore: [unclosed\n');
+  const file = configFile(t, 'vault: /v\nwatcher:\n  ignore: [unclosed\n');
   const err = t.throws(() => loadConfig({ file, env: {} })) as unknown as ConfigError;
   t.match(err.problems[0], { path: /line \d+/, rule: /YAML syntax/ });
 });
 
 t.test('environment overrides the listen address and data dir; flags override both', async (t) => {
-  const file = withFile(t, 'vault: ./v\nlisten: 127.0.0.1:9000\n');
+  const file = configFile(t, 'vault: ./v\nlisten: 127.0.0.1:9000\n');
   const c = loadConfig({ file, env: { MEMVAULT_LISTEN: '127.0.0.1:9100', MEMVAULT_DATA_DIR: '/tmp/mv-data' }, cwd: '/' });
   t.equal(c.listen, '127.0.0.1:9100');
   t.equal(c.data_dir, '/tmp/mv-data');

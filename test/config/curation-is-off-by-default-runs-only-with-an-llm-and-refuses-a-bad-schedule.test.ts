@@ -1,17 +1,12 @@
 // USER.md curation's settings: off by default (and then its job is off on the clock and idles with a reason when
 // asked), on only with an LLM configured, and a bad schedule or limit refused naming its path and the rule.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../config/load.js';
 import { coreJobs, idleReason, skillNamed } from '../../actors/scheduler/jobs.js';
+import { configFile } from '../helpers/config-file.js';
 
 function load(t: { teardown(fn: () => void): void }, yaml: string) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'memvault-cfg-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = path.join(dir, 'memvault.yaml');
-  writeFileSync(file, `vault: /v\n${yaml}`);
+  const file = configFile(t, `vault: /v\n${yaml}`);
   return () => loadConfig({ file, env: {} });
 }
 

@@ -1,10 +1,8 @@
 // The dream's settings: defaults as the README documents them, and refusals naming the path and the rule — a zone is
 // a vault-relative folder, never `..`, absolute or with a backslash; limits are positive.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../config/load.js';
+import { configFile } from '../helpers/config-file.js';
 
 t.test('defaults', async (t) => {
   const c = loadConfig({ vault: '/tmp/v', env: {} });
@@ -23,11 +21,8 @@ t.test('defaults', async (t) => {
 });
 
 t.test('bad settings are refused naming their path and the rule', async (t) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'memvault-cfg-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = path.join(dir, 'memvault.yaml');
-  writeFileSync(
-    file,
+  const file = configFile(
+    t,
     'vault: /v\ndream:\n  zones: [Memory/Wiki, ../Outside, /etc, "A\\\\B"]\n  max_days: 0\n  max_steps: -1\n  surprise: 1\n',
   );
   const err = t.throws(() => loadConfig({ file, env: {} })) as unknown as ConfigError;

@@ -1,16 +1,11 @@
 // embedder.release_after_ms: how long the bulk embedding threads idle before they end (0 keeps them); a value that
 // is not a whole number of milliseconds in range is refused at startup, naming the field.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../config/load.js';
+import { configFile } from '../helpers/config-file.js';
 
 function load(t: { teardown(fn: () => void): void }, yaml: string) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'memvault-cfg-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = path.join(dir, 'memvault.yaml');
-  writeFileSync(file, yaml);
+  const file = configFile(t, yaml);
   return () => loadConfig({ file, vault: '/tmp/v', env: {} });
 }
 

@@ -1,16 +1,11 @@
 // The episode, fact log, retention and recall settings: defaults as documented, and refusals naming the path and
 // the rule — facts and vault notes are durable, so retention for them is `never` and nothing else.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../config/load.js';
+import { configFile } from '../helpers/config-file.js';
 
 function load(t: { teardown(fn: () => void): void }, text: string) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'memvault-cfg-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = path.join(dir, 'memvault.yaml');
-  writeFileSync(file, `vault: /v\n${text}`);
+  const file = configFile(t, `vault: /v\n${text}`);
   return () => loadConfig({ file, env: {} });
 }
 

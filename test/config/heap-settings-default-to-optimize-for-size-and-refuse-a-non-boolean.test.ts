@@ -1,16 +1,11 @@
 // The `heap:` settings: V8's optimize-for-size on, the MCP half loaded on first use and no per-thread copy of V8's
 // builtins by default, and refusals naming the path and the rule.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../config/load.js';
+import { configFile } from '../helpers/config-file.js';
 
 function load(t: { teardown(fn: () => void): void }, text: string) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'memvault-cfg-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = path.join(dir, 'memvault.yaml');
-  writeFileSync(file, `vault: /v\n${text}`);
+  const file = configFile(t, `vault: /v\n${text}`);
   try {
     return { config: loadConfig({ file, env: {} }), problems: [] as unknown[], code: null };
   } catch (e) {

@@ -1,16 +1,11 @@
 // The `llm:` section: defaults (60 s, 3 retries, no routes, no prices), and every mistake named by its path —
 // a route to an alias that `models` lacks, a base_url that is not http(s), an env var name that is not one.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../config/load.js';
+import { configFile } from '../helpers/config-file.js';
 
 function load(t: { teardown(fn: () => void): void }, text: string) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'memvault-cfg-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = path.join(dir, 'memvault.yaml');
-  writeFileSync(file, `vault: ${dir}\n${text}`);
+  const file = configFile(t, (dir) => `vault: ${dir}\n${text}`);
   return () => loadConfig({ file, env: {} });
 }
 

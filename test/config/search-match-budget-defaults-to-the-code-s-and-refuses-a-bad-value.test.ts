@@ -1,19 +1,14 @@
 // search.match_budget: the rows keyword search scores for one query before only its rarer words choose rows
 // (actors/gateway/match-budget.ts). It defaults to the code's MATCH_BUDGET, reaches the searches' limits, and a value
 // that is not a whole number in range is refused at startup, naming the field.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import t from 'tap';
 import { MATCH_BUDGET } from '../../actors/gateway/match-budget.js';
 import { configuredLimits } from '../../actors/gateway/index-view.js';
 import { ConfigError, loadConfig } from '../../config/load.js';
+import { configFile } from '../helpers/config-file.js';
 
 function load(t: { teardown(fn: () => void): void }, yaml: string) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'memvault-cfg-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = path.join(dir, 'memvault.yaml');
-  writeFileSync(file, yaml);
+  const file = configFile(t, yaml);
   return () => loadConfig({ file, vault: '/tmp/v', env: {} });
 }
 
