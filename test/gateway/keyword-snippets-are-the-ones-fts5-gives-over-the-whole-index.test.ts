@@ -60,7 +60,8 @@ t.test('the snippets of 300 queries over 400 real pages match the whole index', 
   }
   t.ok(compared > 5000, `${compared} snippets compared`);
   t.ok(titleOnly > 0, 'a hit matched by its title alone has its snippet too');
-  t.equal(db.prepare('SELECT count(*) FROM temp.snippet_text').pluck().get(), 0, 'the scratch table is left empty');
+  t.equal(db.prepare('SELECT count(*) FROM temp.snippet_source').pluck().get(), 0, 'the scratch table is left empty');
+  t.equal(db.prepare('SELECT count(*) FROM temp.snippet_text_idx').pluck().get(), 0, 'and its full-text index too');
 });
 
 t.test('a search shows the snippet around the match, also in a read transaction', async (t) => {
