@@ -156,6 +156,8 @@ export interface SearchHit {
    */
   score: number;
   sensitive: boolean;
+  /** An episode's or a fact's document metadata (its ids, time, category…); vault notes carry none here. */
+  metadata?: Record<string, unknown>;
   /** With `group: 'note'`: the note's other matching chunks, best first. */
   also?: SearchHit[];
 }

@@ -42,19 +42,39 @@ export function filterSql(userId: string, f: SearchFilters): FilterSql {
   return { where: where.join(' AND '), params, selective };
 }
 
-/** Which of `ids` (chunk ids) belong to documents that pass the filters, in the order given. */
-export function passing(db: Database, filters: FilterSql, ids: readonly number[]): number[] {
+/**
+ * What one search has learned of its chunks, so that each is looked up once however many of its lists meet it (the
+ * keyword list, the two vector passes, the feedback seeds and the note ranking). `doc`: each chunk's document;
+ * `pass`: whether it passes the search's filters. Learned under one search's filters, in its read transaction.
+ */
+export interface ChunkFacts {
+  doc: Map<number, number>;
+  pass: Map<number, boolean>;
+}
+
+export function chunkFacts(): ChunkFacts {
+  return { doc: new Map(), pass: new Map() };
+}
+
+/**
+ * Which of `ids` (chunk ids) belong to documents that pass the filters, in the order given. Only the chunks `facts`
+ * does not know yet are looked up; their documents are added to `facts.doc` too.
+ */
+export function passing(db: Database, filters: FilterSql, ids: readonly number[], facts: ChunkFacts = chunkFacts()): number[] {
   if (ids.length === 0) return [];
-  const pass = new Set(
-    prepared(
+  const missing = [...new Set(ids)].filter((id) => !facts.pass.has(id));
+  if (missing.length > 0) {
+    const rows = prepared(
       db,
-      `SELECT c.id FROM json_each(@ids) j
+      `SELECT c.id, c.document_id AS doc, (${filters.where}) AS ok FROM json_each(@ids) j
        CROSS JOIN memory_chunks c ON c.id = j.value
-       CROSS JOIN memory_documents d ON d.id = c.document_id
-       WHERE ${filters.where}`,
-    )
-      .pluck()
-      .all({ ...filters.params, ids: JSON.stringify(ids) }) as number[],
-  );
-  return ids.filter((id) => pass.has(id));
+       CROSS JOIN memory_documents d ON d.id = c.document_id`,
+    ).all({ ...filters.params, ids: JSON.stringify(missing) }) as Array<{ id: number; doc: number; ok: number | null }>;
+    for (const id of missing) facts.pass.set(id, false); // a chunk gone (or without its document) does not pass
+    for (const r of rows) {
+      facts.doc.set(r.id, r.doc);
+      facts.pass.set(r.id, r.ok === 1); // NULL fails, as it would in a WHERE
+    }
+  }
+  return ids.filter((id) => facts.pass.get(id) === true);
 }

@@ -306,7 +306,7 @@ export class IndexView {
     }
     return {
       results: hits.map((h) => ({
-        ...where(h, h.sourceType === SOURCE_VAULT ? null : (this.#reader.document(h.sourceType, h.path)?.metadata ?? {})),
+        ...where(h, h.sourceType === SOURCE_VAULT ? null : (h.metadata ?? {})),
         title: h.title,
         ...also(h),
         sensitive: h.sensitive,

@@ -1,10 +1,11 @@
 // Hybrid search over the index: BM25 (FTS5) and vector KNN (vector-search.ts), fused as ranking.ts says.
 import type { Database } from 'better-sqlite3';
+import { SOURCE_VAULT } from '../../messages/common.js';
 import type { SearchHit, SearchRequest } from '../../messages/store.js';
 import { vectorDim } from '../store-writer/schema.js';
 import { prepared } from '../store-writer/statement-cache.js';
 import { feedbackVector, seedChunks } from './feedback.js';
-import { type FilterSql, filterSql, passing } from './filter-sql.js';
+import { type ChunkFacts, chunkFacts, type FilterSql, filterSql, passing } from './filter-sql.js';
 import { type FtsQuery, ftsQuery } from './fts-query.js';
 import { fuseLists } from './fusion.js';
 import { snapshotVersion } from './snapshot-version.js';
@@ -143,22 +144,23 @@ function searchInSnapshot(
   const lists: ChunkList[] = [];
   let keyword: Keyword = { ranked: [], match: null, table: fts.table };
   const deep: Ranked[][] = [];
-  /** the document of each chunk looked up so far (the feedback seeds, the complete scores) */
-  const docs = new Map<number, number>();
+  /** each chunk's document and filters looked up so far (every list, the feedback seeds, the complete scores) */
+  const facts = chunkFacts();
+  const docs = facts.doc;
   if (req.mode !== 'vector') {
     keyword =
       early?.limit === depths.bm25Limit
         ? {
             ...early.keyword,
-            ranked: early.version === snapshotVersion(db) ? early.keyword.ranked : recheck(db, filters, early.keyword.ranked),
+            ranked: early.version === snapshotVersion(db) ? early.keyword.ranked : recheck(db, filters, early.keyword.ranked, facts),
           }
-        : bm25List(db, fts, filters, depths.bm25Limit, r, req.matchBudget);
+        : bm25List(db, fts, filters, depths.bm25Limit, r, req.matchBudget, facts);
     deep.push(keyword.ranked);
     lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25Depth), weight: 1 });
   }
   const oversample = opts.oversample ?? DEFAULT_OVERSAMPLE;
   if (req.mode === 'vector' || fusing) {
-    const vec = useVector ? vectorList(db, queryVector, filters, k, depths.vectorLimit, oversample) : [];
+    const vec = useVector ? vectorList(db, queryVector, filters, k, depths.vectorLimit, oversample, facts) : [];
     deep.push(vec);
     lists.push({ kind: 'vector', items: vec.slice(0, depths.vectorDepth), weight: r.fusion.vector });
   }
@@ -167,7 +169,7 @@ function searchInSnapshot(
     const seeds = seedChunks(db, fuseLists(lists, r.fusion), r.feedback.k, docs);
     const moved = feedbackVector(db, queryVector!, seeds, r.feedback.beta);
     if (moved !== queryVector) {
-      const fb = vectorList(db, moved, filters, k, depths.vectorLimit, r.feedback.oversample ?? oversample);
+      const fb = vectorList(db, moved, filters, k, depths.vectorLimit, r.feedback.oversample ?? oversample, facts);
       deep.push(fb);
       lists.push({ kind: 'vector', items: fb.slice(0, depths.vectorDepth), weight: r.feedback.weight });
     }
@@ -228,6 +230,7 @@ function bm25List(
   limit: number,
   ranking: Ranking,
   budget: number | undefined,
+  facts?: ChunkFacts,
 ): Keyword {
   if (terms.length === 0) return { ranked: [], match: null, table };
   const match = matchExpression(db, table, terms, limit, budget);
@@ -255,6 +258,7 @@ function bm25List(
         db,
         filters,
         rows.map((r) => r.id),
+        facts,
       ),
     );
     const kept = rows.filter((r) => pass.has(r.id));
@@ -269,12 +273,13 @@ function bm25Weights(ranking: Ranking): string {
 }
 
 /** The hits of a keyword list read in an earlier snapshot that still pass the filters in this one. */
-function recheck(db: Database, filters: FilterSql, ranked: Ranked[]): Ranked[] {
+function recheck(db: Database, filters: FilterSql, ranked: Ranked[], facts: ChunkFacts): Ranked[] {
   const pass = new Set(
     passing(
       db,
       filters,
       ranked.map((r) => r.id),
+      facts,
     ),
   );
   return ranked.filter((r) => pass.has(r.id));
@@ -290,6 +295,7 @@ interface HitRow {
   end_line: number;
   content: string;
   sensitive: number;
+  metadata: string | null;
 }
 
 function materialise(db: Database, ranked: Ranked[], keyword: Keyword): SearchHit[] {
@@ -297,9 +303,10 @@ function materialise(db: Database, ranked: Ranked[], keyword: Keyword): SearchHi
   const ids = JSON.stringify(ranked.map((r) => r.id));
   const rows = prepared(
     db,
-    `SELECT c.id, d.source_id, d.source_type, coalesce(d.title, d.source_id) AS title, c.heading_path, c.start_line, c.end_line, c.content, d.sensitive
-     FROM json_each(?) j CROSS JOIN memory_chunks c ON c.id = j.value CROSS JOIN memory_documents d ON d.id = c.document_id`,
-  ).all(ids) as HitRow[];
+    `SELECT c.id, d.source_id, d.source_type, coalesce(d.title, d.source_id) AS title, c.heading_path, c.start_line, c.end_line, c.content, d.sensitive,
+       CASE WHEN d.source_type = @vault THEN NULL ELSE d.metadata END AS metadata
+     FROM json_each(@ids) j CROSS JOIN memory_chunks c ON c.id = j.value CROSS JOIN memory_documents d ON d.id = c.document_id`,
+  ).all({ ids, vault: SOURCE_VAULT }) as HitRow[];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const keywordIds = new Set(keyword.ranked.map((r) => r.id));
   const kwIds = ranked.filter((r) => keywordIds.has(r.id)).map((r) => r.id);
@@ -321,6 +328,7 @@ function materialise(db: Database, ranked: Ranked[], keyword: Keyword): SearchHi
       snippet: tidy(snippets.get(row.id) ?? row.content),
       score: r.score,
       sensitive: row.sensitive !== 0,
+      ...(row.source_type === SOURCE_VAULT ? {} : { metadata: (row.metadata ? JSON.parse(row.metadata) : {}) as Record<string, unknown> }),
     });
   }
   return hits;

@@ -3,7 +3,7 @@
 import type { Database } from 'better-sqlite3';
 import { prepared } from '../store-writer/statement-cache.js';
 import { coarseIndex } from './coarse-index.js';
-import { type FilterSql, passing } from './filter-sql.js';
+import { type ChunkFacts, chunkFacts, type FilterSql, passing } from './filter-sql.js';
 import type { Ranked } from './group-by-note.js';
 
 /**
@@ -30,7 +30,15 @@ const MIN_LISTED = 2_000;
  * `depth`), the best by the asymmetric score of the nearest REFINE times as many by Hamming distance, re-scored
  * exactly. Call inside the read transaction the rest of the search uses.
  */
-export function vectorList(db: Database, q: Float32Array, filters: FilterSql, k: number, depth: number, oversample: number): Ranked[] {
+export function vectorList(
+  db: Database,
+  q: Float32Array,
+  filters: FilterSql,
+  k: number,
+  depth: number,
+  oversample: number,
+  facts: ChunkFacts = chunkFacts(),
+): Ranked[] {
   const coarse = coarseIndex(db);
   if (!coarse || coarse.size === 0) return [];
   const want = Math.max(depth, Math.ceil(k * oversample));
@@ -38,14 +46,15 @@ export function vectorList(db: Database, q: Float32Array, filters: FilterSql, k:
     // a narrow filter: list the chunks that pass (one query), and scan only their bits
     const cap = Math.max(MIN_LISTED, Math.ceil(coarse.size * LISTED_SHARE));
     const listed = filteredChunks(db, filters, cap + 1);
-    if (listed.length <= cap) return rescore(db, q, filters, coarse.refine(q, coarse.nearest(q, want * REFINE, listed), want), depth);
+    if (listed.length <= cap)
+      return rescore(db, q, filters, coarse.refine(q, coarse.nearest(q, want * REFINE, listed), want), depth, facts);
   }
   // Most chunks pass (a wide filter, or only the user, deleted and sensitive ones are filtered): re-score the nearest
   // by cosine, keep those that pass, and widen while too few did.
   for (let n = want; ; n *= 4) {
     const near = coarse.nearest(q, n * REFINE);
     const kept = coarse.refine(q, near, n);
-    const rows = rescore(db, q, filters, kept, depth);
+    const rows = rescore(db, q, filters, kept, depth, facts);
     // enough passed, or every vector there is was re-scored
     if (rows.length >= depth || (near.length < n * REFINE && kept.length === near.length)) return rows;
   }
@@ -66,7 +75,7 @@ function filteredChunks(db: Database, filters: FilterSql, limit: number): number
  * page a candidate; the chunk and document rows would be two more, mostly missing SQLite's cache at 100k chunks:
  * 500 candidates took ~15 ms joined, ~1.4 ms alone), then the filters are checked on the best, a batch at a time.
  */
-function rescore(db: Database, q: Float32Array, filters: FilterSql, ids: readonly number[], depth: number): Ranked[] {
+function rescore(db: Database, q: Float32Array, filters: FilterSql, ids: readonly number[], depth: number, facts: ChunkFacts): Ranked[] {
   if (ids.length === 0) return [];
   const scored = prepared(
     db,
@@ -83,6 +92,7 @@ function rescore(db: Database, q: Float32Array, filters: FilterSql, ids: readonl
         db,
         filters,
         slice.map((r) => r.id),
+        facts,
       ),
     );
     for (const r of slice) if (pass.has(r.id) && out.length < depth) out.push({ id: r.id, score: 1 - r.dist });
