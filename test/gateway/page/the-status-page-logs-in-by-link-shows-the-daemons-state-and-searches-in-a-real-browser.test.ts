@@ -252,7 +252,10 @@ t.test('the status page, logged in through a link, in a real browser', { skip },
     await page.goto(`${url}/`);
     const tree = (await httpCall(url, 'GET', '/v1/status', undefined, { token })).body.supervision as SupervisionNode;
     const shown = await shownTree(page);
-    t.same(shown, expected(tree), 'the page and /v1/status agree after the restart');
+    // mailbox depths are live here: the restarted watcher rescans, and the store may hold a message at one of the two
+    // reads and not at the other (seen once in CI: 1 against 0). The first subtest compares them at rest.
+    const settled = (nodes: Shown[]) => nodes.map((n) => ({ ...n, mailbox: n.mailbox === null ? null : 'live' }));
+    t.same(settled(shown), settled(expected(tree)), 'the page and /v1/status agree after the restart');
     const restarts = Object.fromEntries(shown.filter((n) => n.kind === 'actor').map((n) => [n.id, n.restarts]));
     t.match(restarts, { store: '0', embedder: '0', chunker: '1', watcher: '1', memory: '1', gateway: '0', git: '0', scheduler: '0' });
   });
