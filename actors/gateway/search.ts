@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import { SOURCE_VAULT } from '../../messages/common.js';
 import type { SearchHit, SearchRequest } from '../../messages/store.js';
+import { documentMetadata } from '../store-writer/index-reader.js';
 import { vectorDim } from '../store-writer/schema.js';
 import { prepared } from '../store-writer/statement-cache.js';
 import { feedbackVector, seedChunks } from './feedback.js';
@@ -328,7 +329,7 @@ function materialise(db: Database, ranked: Ranked[], keyword: Keyword): SearchHi
       snippet: tidy(snippets.get(row.id) ?? row.content),
       score: r.score,
       sensitive: row.sensitive !== 0,
-      ...(row.source_type === SOURCE_VAULT ? {} : { metadata: (row.metadata ? JSON.parse(row.metadata) : {}) as Record<string, unknown> }),
+      ...(row.source_type === SOURCE_VAULT ? {} : { metadata: documentMetadata(row.metadata) }),
     });
   }
   return hits;

@@ -2,7 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import type { ModelInfo } from '../../messages/common.js';
 import type { DocumentStat, FileState, FileStatus, IndexConsistency, IndexCounts, StoredDocument } from '../../messages/store.js';
-import { vectorDim } from './schema.js';
+import { ftsHeading, vectorDim } from './schema.js';
 import { prepared } from './statement-cache.js';
 
 /** SQLite caps bound parameters per statement; json_each takes any number of keys in one. */
@@ -72,7 +72,7 @@ export class IndexReader {
         }
       | undefined;
     if (!r) return null;
-    const metadata = (r.metadata ? JSON.parse(r.metadata) : {}) as Record<string, unknown>;
+    const metadata = documentMetadata(r.metadata);
     const fm = metadata['frontmatter'];
     return {
       id: r.id,
@@ -174,7 +174,7 @@ export class IndexReader {
     return rows.map((r) => ({
       sourceId: r.source_id,
       contentHash: r.content_hash,
-      metadata: (r.metadata ? JSON.parse(r.metadata) : {}) as Record<string, unknown>,
+      metadata: documentMetadata(r.metadata),
     }));
   }
 
@@ -231,7 +231,7 @@ export class IndexReader {
       ftsStale: one(
         `SELECT count(*) FROM memory_fts f JOIN memory_chunks c ON c.id = f.rowid JOIN memory_documents d ON d.id = c.document_id
          WHERE f.content IS NOT c.content OR f.title IS NOT d.title
-            OR f.heading IS NOT (SELECT group_concat(value, ' / ') FROM json_each(c.heading_path))`,
+            OR f.heading IS NOT ${ftsHeading('c.heading_path')}`,
       ),
       pairsMissing: one(
         `SELECT count(*) FROM memory_chunks c JOIN memory_documents d ON d.id = c.document_id
@@ -261,4 +261,9 @@ export class IndexReader {
   #meta(key: string): string | null {
     return (prepared(this.#db, `SELECT value FROM meta WHERE key = ?`).pluck().get(key) as string | undefined) ?? null;
   }
+}
+
+/** A document's metadata column (JSON text, or NULL for none) as an object. */
+export function documentMetadata(text: string | null): Record<string, unknown> {
+  return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
 }

@@ -12,6 +12,15 @@ export const SCHEMA_VERSION = 4;
 /** How memory_fts and memory_fts_bigram split and fold text (the snippets' scratch table tokenizes the same way). */
 export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
+/**
+ * The `heading` column of the full-text tables for a chunk whose heading path (a JSON array) is `pathColumn`: the
+ * headings joined by ` / `. The triggers write it; the consistency check and the snippets' scratch copy compare with
+ * it or rebuild it, so it has this one definition.
+ */
+export function ftsHeading(pathColumn: string): string {
+  return `(SELECT group_concat(value, ' / ') FROM json_each(${pathColumn}))`;
+}
+
 export class IndexOpenError extends Error {
   constructor(
     readonly code: 'index_missing' | 'index_too_new' | 'index_too_old',
@@ -152,7 +161,7 @@ function createV1(db: Database): void {
     CREATE TRIGGER memory_chunks_fts_ai AFTER INSERT ON memory_chunks BEGIN
       INSERT INTO memory_fts(rowid, content, heading, title) VALUES (
         new.id, new.content,
-        (SELECT group_concat(value, ' / ') FROM json_each(new.heading_path)),
+        ${ftsHeading('new.heading_path')},
         (SELECT title FROM memory_documents WHERE id = new.document_id));
     END;
 
@@ -164,7 +173,7 @@ function createV1(db: Database): void {
       DELETE FROM memory_fts WHERE rowid = old.id;
       INSERT INTO memory_fts(rowid, content, heading, title) VALUES (
         new.id, new.content,
-        (SELECT group_concat(value, ' / ') FROM json_each(new.heading_path)),
+        ${ftsHeading('new.heading_path')},
         (SELECT title FROM memory_documents WHERE id = new.document_id));
     END;
 
@@ -189,7 +198,7 @@ function createV1(db: Database): void {
  */
 function createV2(db: Database): void {
   const row = (c: string, doc: string) => `${c}.id, mv_bigrams(${c}.content),
-        mv_bigrams((SELECT group_concat(value, ' / ') FROM json_each(${c}.heading_path))),
+        mv_bigrams(${ftsHeading(`${c}.heading_path`)}),
         mv_bigrams((SELECT title FROM memory_documents WHERE id = ${doc}))`;
   const when = (c: string, doc: string) =>
     `mv_unspaced(${c}.content, ${c}.heading_path, (SELECT title FROM memory_documents WHERE id = ${doc}))`;
