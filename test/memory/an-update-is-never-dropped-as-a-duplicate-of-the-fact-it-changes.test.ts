@@ -72,12 +72,16 @@ t.test('the fact log', async (t) => {
     const r = await remember({ content: 'Bob prefers tea over coffee', category: 'people' });
     const abs = path.join(v.dir, r.path);
     const text = readFileSync(abs, 'utf8').replace('- [people] Bob prefers tea over coffee\n', '- [people] Bob prefers green tea\n');
-    // the OS event reaches the memory actor, which reads the log after its debounce window and sends the diff
+    // the OS event reaches the memory actor, which reads the log after its debounce window and sends the diff. Either
+    // may come first: the echo of memory_remember's own write can arrive just after the edit, and the read it starts
+    // then already finds the edited text (CI saw the diff sent before the edit's own event was routed)
     const projected = new Promise<void>((resolve) => {
-      let seen = false;
+      let event = false;
+      let diff = false;
       const off = d.daemon.onRouted((m) => {
-        if (m.type === 'memory.fs_events' && m.paths.includes(r.path)) seen = true;
-        if (seen && m.type === 'store.episodes' && m.batch.upserts.some((u) => u.chunks.some((c) => c.content.includes('green tea')))) {
+        if (m.type === 'memory.fs_events' && m.from === 'os' && m.paths.includes(r.path)) event = true;
+        if (m.type === 'store.episodes' && m.batch.upserts.some((u) => u.chunks.some((c) => c.content.includes('green tea')))) diff = true;
+        if (event && diff) {
           off();
           resolve();
         }
