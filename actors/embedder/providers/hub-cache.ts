@@ -117,24 +117,29 @@ export interface HeldLock {
 }
 
 /**
- * Takes `<dir>.lock`, waiting while a live holder refreshes it. `onWait` is called once if the lock was busy.
- * Resolves with the held lock and whether this caller had to wait (then another loader may have finished the work).
+ * Takes `<dir>.lock` when it is free (or its holder is gone). When another live loader holds it, waits until that one
+ * lets go and resolves null without taking it: what the holder left is then checked without the lock, so loaders
+ * that find the finished copy check its files side by side, and the lock (which readers show as "downloading")
+ * is only ever held by a download. `onWait` is called with the holder when the lock was busy.
  */
-export async function acquireLock(dir: string, onWait?: (holder: LockState) => void): Promise<{ lock: HeldLock; waited: boolean }> {
+export async function takeLock(dir: string, onWait?: (holder: LockState) => void): Promise<HeldLock | null> {
   const lockFile = `${dir}.lock`;
   let waited = false;
   for (;;) {
-    const state: LockState = { pid: process.pid, thread: threadId, file: null, done: 0, total: null };
-    try {
-      const fh = await open(lockFile, 'wx');
-      await fh.writeFile(JSON.stringify(state));
-      await fh.close();
-      return { lock: heldLock(lockFile, state), waited };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    if (!waited) {
+      const state: LockState = { pid: process.pid, thread: threadId, file: null, done: 0, total: null };
+      try {
+        const fh = await open(lockFile, 'wx');
+        await fh.writeFile(JSON.stringify(state));
+        await fh.close();
+        return heldLock(lockFile, state);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
     }
     const holder = lockState(lockFile);
     if (!holder) {
+      if (waited) return null; // let go (or gone): the caller looks at what it left
       // stale: its holder died; whoever unlinks first retries, the others find the new lock
       await unlink(lockFile).catch(() => undefined);
       continue;

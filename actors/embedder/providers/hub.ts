@@ -7,7 +7,7 @@ import { mkdir, rename, stat, unlink, writeFile, readFile } from 'node:fs/promis
 import path from 'node:path';
 import { providerError, type ProviderError } from '../../../messages/providers.js';
 import {
-  acquireLock,
+  takeLock,
   checkCachedFile,
   clearFailure,
   readFailure,
@@ -76,28 +76,29 @@ const SHA1 = /^[0-9a-f]{40}$/;
  */
 export async function ensureHubModel(spec: HubSpec, onEvent: (e: HubEvent) => void = () => {}): Promise<HubModel> {
   const dir = hubModelDir(spec);
-  const cached = await checkCache(spec, dir, onEvent);
-  if (cached) return { dir, manifest: cached, downloaded: false };
-  await mkdir(spec.modelsDir, { recursive: true });
   const waitStart = Date.now();
-  const { lock, waited } = await acquireLock(dir, (holder) => onEvent({ type: 'waiting', repo: spec.repo, holder }));
-  try {
+  for (let waited = false; ; waited = true) {
+    const cached = await checkCache(spec, dir, onEvent);
+    if (cached) return { dir, manifest: cached, downloaded: false };
     if (waited) {
-      // another loader held the folder: it may have finished it, or just failed (then do not hammer the hub again)
-      const done = await checkCache(spec, dir, onEvent);
-      if (done) return { dir, manifest: done, downloaded: false };
+      // another loader held the folder and did not finish it: if it just failed, do not hammer the hub again
       const failed = await readFailure(dir);
       if (failed && failed.at >= waitStart - FAILURE_FRESH_MS) throw providerError(failed.code as ProviderError['code'], failed.message);
     }
-    const manifest = await download(spec, dir, lock, onEvent);
-    await clearFailure(dir);
-    return { dir, manifest, downloaded: true };
-  } catch (err) {
-    const e = asProviderError(spec, err);
-    await recordFailure(dir, { at: Date.now(), code: e.code, message: e.message });
-    throw e;
-  } finally {
-    await lock.release();
+    await mkdir(spec.modelsDir, { recursive: true });
+    const lock = await takeLock(dir, (holder) => onEvent({ type: 'waiting', repo: spec.repo, holder }));
+    if (!lock) continue; // another loader held it: look at what it left, without the lock
+    try {
+      const manifest = await download(spec, dir, lock, onEvent);
+      await clearFailure(dir);
+      return { dir, manifest, downloaded: true };
+    } catch (err) {
+      const e = asProviderError(spec, err);
+      await recordFailure(dir, { at: Date.now(), code: e.code, message: e.message });
+      throw e;
+    } finally {
+      await lock.release();
+    }
   }
 }
 

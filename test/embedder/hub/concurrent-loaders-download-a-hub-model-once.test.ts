@@ -1,10 +1,13 @@
 // Two pool threads and the main thread load the same hub model at once: one downloads each file exactly once, the
-// others wait on the folder's lock and then load the finished copy; no one renames over anyone.
-import { readFileSync } from 'node:fs';
+// others wait on the folder's lock and then load the finished copy; no one renames over anyone. Only the download
+// ever holds the lock (which the gateway and `models list` show as "downloading"): the loaders that waited check the
+// finished copy side by side without taking it.
+import { readFileSync, watch } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import t from 'tap';
 import { ensureHubModel, type HubEvent } from '../../../actors/embedder/providers/hub.js';
+import { hubModelDir } from '../../../actors/embedder/providers/hub-paths.js';
 import { FakeHub } from '../../helpers/fake-hub.js';
 import { makeExport } from '../providers/helpers/make-export-fixture.js';
 import { specFor } from './helpers/spec.js';
@@ -18,6 +21,13 @@ t.test('concurrent loaders download a hub model once', async (t) => {
   hub.publish('acme/shared', files);
   const release = hub.hold(MODEL); // the downloader stops at the ONNX file until every loader is under way
   const spec = specFor(hub.url, t.testdir(), 'acme/shared');
+  // each creation and each removal of the lock file is one 'rename' event of the models folder
+  const lockName = path.basename(`${hubModelDir(spec)}.lock`);
+  let lockRenames = 0;
+  const watcher = watch(spec.modelsDir, (type, name) => {
+    if (type === 'rename' && name === lockName) lockRenames++;
+  });
+  t.teardown(() => watcher.close());
 
   const events: HubEvent[] = [];
   let seen: () => void = () => {};
@@ -60,4 +70,6 @@ t.test('concurrent loaders download a hub model once', async (t) => {
       `${f} was fetched once`,
     );
   t.same(readFileSync(path.join(results[0]!.dir, MODEL)), files[MODEL]);
+  await new Promise((r) => setImmediate(r)); // the watcher's last events are delivered
+  t.equal(lockRenames, 2, 'the lock was taken once and let go once: by the download, never by a loader that waited');
 });
