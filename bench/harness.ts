@@ -13,6 +13,7 @@ import type { FactDraft } from '../messages/common.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..'); // dist/bench → repo
 import { CORPORA, corpusFiles } from '../test/helpers/corpora.js';
+import { gaussian, rng, unit } from '../test/helpers/index-fixture.js';
 
 export { CORPORA, corpusFiles }; // one way to find the shared corpora, for tests and benches alike
 
@@ -46,32 +47,8 @@ export function pct(xs: readonly number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
-/** Deterministic PRNG (mulberry32): the same edits and queries on every run. */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A standard normal sample (Box–Muller) from a uniform source. */
-export function gaussian(r: () => number): number {
-  let u = 0;
-  while (u === 0) u = r();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r());
-}
-
-/** Scales `v` to unit length in place and returns it. */
-export function unit(v: Float32Array): Float32Array {
-  let s = 0;
-  for (const x of v) s += x * x;
-  const n = Math.sqrt(s);
-  for (let i = 0; i < v.length; i++) v[i] = v[i]! / n;
-  return v;
-}
+// the deterministic PRNG and vector helpers of the tests' synthetic indexes, for the same data in benches
+export { gaussian, rng, unit };
 
 export const mb = (bytes: number): number => bytes / 2 ** 20;
 

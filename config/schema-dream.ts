@@ -42,5 +42,3 @@ export const dreamSchema = z
     memory_max_lines: z.number().int().min(10).max(10_000).default(200),
   })
   .strict();
-
-export type DreamConfig = z.infer<typeof dreamSchema>;

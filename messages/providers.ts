@@ -20,10 +20,6 @@ export function providerError(code: ProviderFailureReason, message: string): Pro
   return Object.assign(new Error(message), { code });
 }
 
-export function isProviderError(err: unknown): err is ProviderError {
-  return err instanceof Error && typeof (err as { code?: unknown }).code === 'string';
-}
-
 /** A sentence-transformers ONNX export on disk (all-MiniLM-L6-v2 layout, or a hub download). */
 export interface OnnxProviderOptions {
   /** Folder holding model.onnx (or onnx/model.onnx) and tokenizer.json or vocab.txt. */

@@ -46,8 +46,3 @@ export function confineWrite(raw: unknown, zones: readonly string[], memory: Mem
     message: `${rel} is outside the dream's zones (${zones.join(', ')}); conflicts go to Inbox/Conflicts YYYY-MM-DD.md`,
   };
 }
-
-/** Whether `rel` lies in one of the zones (for the proof of work: only pages there count). */
-export function inZones(rel: string, zones: readonly string[]): boolean {
-  return zones.some((z) => rel.startsWith(`${z}/`));
-}

@@ -9,7 +9,7 @@ import { changedPages, coverageOf, pageHashes, refreshCovered, zonePages } from 
 import { loadCovered, saveCovered } from './covered-file.js';
 import { formatEntry } from './journal.js';
 import type { LogDays } from './log-days.js';
-import { renderPrompt } from './prompt.js';
+import { type DreamPromptVars, renderPrompt } from './prompt.js';
 import type { RunOutcome } from './state-file.js';
 import { runTool, TOOL_DEFS, type ToolDeps } from './tools.js';
 
@@ -64,14 +64,15 @@ export async function runBatch(d: RunDeps, run: { id: string; batch: readonly st
   const before = await zonePages(d.vault, d.zones);
   const beforeHash = pageHashes(before);
   const last = run.batch[run.batch.length - 1]!;
-  const prompt = renderPrompt(d.promptFile, {
+  const vars: DreamPromptVars = {
     today: d.today(),
     batch: `the log days ${run.key}`,
     facts: facts.map((f) => ({ id: f.factId, time: f.time ?? '--:--', who: f.who ?? 'unknown', text: f.text })),
     pages: before.map((p) => p.rel),
     zones: d.zones.join(', '),
     conflicts_path: `Inbox/Conflicts ${last}.md`,
-  });
+  };
+  const prompt = renderPrompt(d.promptFile, vars);
   if (!prompt.ok) {
     // a broken override: nothing was asked, nothing written; the batch is not to blame
     d.event('dream_no_progress', { run: run.id, batch: run.key, reason: prompt.reason });

@@ -31,4 +31,3 @@ export function memoryMetrics() {
     }),
   };
 }
-export type MemoryMetrics = ReturnType<typeof memoryMetrics>;

@@ -4,7 +4,7 @@ import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { git, daemonOn } from '../helpers/daemon.js';
-import { call, mcpClient } from '../gateway/tools/helpers/tool-daemon.js';
+import { call, EVERY_TOOL, mcpClient } from '../gateway/tools/helpers/tool-daemon.js';
 
 t.test('agent writes are single commits, undo reverts them, people are committed as themselves', async (t) => {
   const { v, d } = await daemonOn(
@@ -16,22 +16,7 @@ t.test('agent writes are single commits, undo reverts them, people are committed
   t.teardown(() => client.close());
 
   const tools = (await client.listTools()).tools.map((x) => x.name).sort();
-  t.same(tools, [
-    'memory_add_fact',
-    'memory_context',
-    'memory_delete_fact',
-    'memory_facts',
-    'memory_forget',
-    'memory_invalidate_fact',
-    'memory_remember',
-    'memory_search',
-    'memory_timeline',
-    'vault_link',
-    'vault_list',
-    'vault_read',
-    'vault_undo_last',
-    'vault_write',
-  ]);
+  t.same(tools, EVERY_TOOL);
   const commits0 = Number(git(v.dir, 'rev-list', '--count', 'HEAD').trim());
 
   // a new note: one commit by memvault, with who and why

@@ -104,12 +104,14 @@ export function rng(seed: number): () => number {
   };
 }
 
+/** A standard normal sample (Box–Muller) from a uniform source. */
 export function gaussian(r: () => number): number {
   let u = 0;
   while (u === 0) u = r();
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r());
 }
 
+/** Scales `v` to unit length in place (a zero vector stays zero) and returns it. */
 export function unit(v: Float32Array): Float32Array {
   let s = 0;
   for (const x of v) s += x * x;

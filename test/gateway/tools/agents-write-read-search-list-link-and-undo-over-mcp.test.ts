@@ -2,7 +2,7 @@
 // uses every one: write a note, read it back, find it by search, list it, follow its links, undo the changes.
 import t from 'tap';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, mcpClient, startToolDaemon } from './helpers/tool-daemon.js';
+import { call, EVERY_TOOL, mcpClient, startToolDaemon } from './helpers/tool-daemon.js';
 
 const FILES = {
   'Welcome.md': '# Welcome\n\nStart here.\n',
@@ -21,22 +21,7 @@ t.test('the tools are listed with their annotations and input schemas', async (t
 
   const { tools } = await client.listTools();
   const byName = new Map(tools.map((x) => [x.name, x]));
-  t.same([...byName.keys()].sort(), [
-    'memory_add_fact',
-    'memory_context',
-    'memory_delete_fact',
-    'memory_facts',
-    'memory_forget',
-    'memory_invalidate_fact',
-    'memory_remember',
-    'memory_search',
-    'memory_timeline',
-    'vault_link',
-    'vault_list',
-    'vault_read',
-    'vault_undo_last',
-    'vault_write',
-  ]);
+  t.same([...byName.keys()].sort(), EVERY_TOOL);
   for (const name of ['vault_read', 'vault_list', 'vault_link', 'memory_search'])
     t.match(byName.get(name)!.annotations, { readOnlyHint: true, openWorldHint: false }, `${name} is read-only`);
   t.match(byName.get('vault_write')!.annotations, {

@@ -1,7 +1,7 @@
 // While the write path is unavailable (git missing, writes disabled, still starting), vault_write and
 // vault_undo_last are not offered — not listed over MCP, 503 over HTTP — and every read tool keeps working.
 import t from 'tap';
-import { call, mcpClient, startToolDaemon } from './helpers/tool-daemon.js';
+import { call, EVERY_TOOL, mcpClient, startToolDaemon } from './helpers/tool-daemon.js';
 
 t.test('the write tools disappear and come back with the write path', async (t) => {
   const s = await startToolDaemon({ 'Inbox/a.md': '# A\n\nalpha beta gamma\n' });
@@ -10,22 +10,7 @@ t.test('the write tools disappear and come back with the write path', async (t) 
   t.teardown(() => client.close());
   const names = async () => (await client.listTools()).tools.map((x) => x.name).sort();
 
-  t.same(await names(), [
-    'memory_add_fact',
-    'memory_context',
-    'memory_delete_fact',
-    'memory_facts',
-    'memory_forget',
-    'memory_invalidate_fact',
-    'memory_remember',
-    'memory_search',
-    'memory_timeline',
-    'vault_link',
-    'vault_list',
-    'vault_read',
-    'vault_undo_last',
-    'vault_write',
-  ]);
+  t.same(await names(), EVERY_TOOL);
 
   s.writes.setState(2); // the git writer reports: git is missing
   t.same(

@@ -7,6 +7,24 @@ import type { Config } from '../../../../config/load.js';
 import { makeVault, startDaemon, testConfig, type Running, type TestVault } from '../../../helpers/daemon.js';
 import { WriteRequests } from './write-requests.js';
 
+/** Every tool a client with write scope lists (README, "Agent tools"), sorted by name. */
+export const EVERY_TOOL = [
+  'memory_add_fact',
+  'memory_context',
+  'memory_delete_fact',
+  'memory_facts',
+  'memory_forget',
+  'memory_invalidate_fact',
+  'memory_remember',
+  'memory_search',
+  'memory_timeline',
+  'vault_link',
+  'vault_list',
+  'vault_read',
+  'vault_undo_last',
+  'vault_write',
+];
+
 /**
  * Settings for tool tests: like test/helpers testConfig, with the log level chosen (stdio tests read the child's log
  * lines from stderr).
