@@ -9,7 +9,7 @@ import { search } from '../actors/gateway/search.js';
 import { IndexWriter } from '../actors/store-writer/index-writer.js';
 import { openIndex } from '../actors/store-writer/schema.js';
 import type { SearchRequest } from '../messages/store.js';
-import { intArg, median, pct, rng } from './harness.js';
+import { cpuName, intArg, median, pct, rng } from './harness.js';
 import { loadParagraphs } from './synthetic-store.js';
 
 const facts = intArg('facts', 20_000);
@@ -105,7 +105,7 @@ for (let round = 0; round < 3; round++)
   });
 db.close();
 rmSync(dir, { recursive: true, force: true });
-const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+const cpu = cpuName();
 const row = (name: string, xs: number[]) =>
   `${name.padEnd(28)} ${median(xs).toFixed(3).padStart(8)} ms  p95 ${pct(xs, 95).toFixed(3).padStart(8)} ms`;
 console.log(

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../config/load.js';
 import { makeLogger } from '../supervisors/runtime/log.js';
 import { ensureUseLiteModelFile } from '../actors/embedder/use-lite/build-onnx.js';
+import { describeCpuFeatures, readCpuInfo } from '../actors/embedder/use-lite/int8-kernel.js';
 import { Daemon } from '../main/daemon.js';
 import type { IndexWriter } from '../actors/store-writer/index-writer.js';
 import type { FactDraft } from '../messages/common.js';
@@ -52,8 +53,18 @@ export { gaussian, rng, unit };
 
 export const mb = (bytes: number): number => bytes / 2 ** 20;
 
-export function machine(): { cpus: number; cpu: string | undefined; loadavg1m: number; node: string } {
-  return { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, loadavg1m: os.loadavg()[0]!, node: process.version };
+/**
+ * The CPU's model name and the features that decide the int8 kernel: hosts of this kind all call themselves
+ * "AMD EPYC", some with AVX-512 VNNI and some with AVX2 only, and the model runs ~2× faster on the first.
+ */
+export function cpuName(): string {
+  const info = readCpuInfo();
+  const model = os.cpus()[0]?.model ?? info?.model ?? 'unknown CPU';
+  return info ? `${model} (${describeCpuFeatures(info.flags)})` : model;
+}
+
+export function machine(): { cpus: number; cpu: string; loadavg1m: number; node: string } {
+  return { cpus: os.cpus().length, cpu: cpuName(), loadavg1m: os.loadavg()[0]!, node: process.version };
 }
 
 // ---- output ----

@@ -29,6 +29,7 @@ import { SCHEMA_VERSION } from '../actors/store-writer/schema.js';
 import { loadConfig } from '../config/load.js';
 import { Daemon } from '../main/daemon.js';
 import { CORPORA } from '../test/helpers/corpora.js';
+import { cpuName } from './harness.js';
 
 type Mode = 'bm25' | 'vector' | 'hybrid';
 type Kind = 'paraphrase' | 'keyword';
@@ -379,9 +380,7 @@ async function main(): Promise<void> {
         `${r.name} ${MODES.map((m) => `${m} ${r.ms[m].toFixed(1)}${r === base ? '' : ` (×${(r.ms[m] / base.ms[m]).toFixed(2)})`}`).join(', ')}`,
     )
     .join('; ');
-  console.log(
-    `median search time incl. query embedding, ms (× the baseline's), ${os.cpus()[0]?.model ?? 'unknown CPU'}, load ${os.loadavg()[0]!.toFixed(1)}: ${lat}`,
-  );
+  console.log(`median search time incl. query embedding, ms (× the baseline's), ${cpuName()}, load ${os.loadavg()[0]!.toFixed(1)}: ${lat}`);
 
   if (SHOW_MISSES) {
     const last = runs[runs.length - 1]!;
@@ -415,7 +414,7 @@ async function main(): Promise<void> {
           schema: SCHEMA_VERSION,
         },
         node: process.version,
-        cpu: os.cpus()[0]?.model ?? null,
+        cpu: cpuName(),
         configs: runs.map((r) => ({ name: r.name, ranking: r.ranking, table: r.table, medianSearchMs: r.ms })),
         summary:
           SHOW.length < 2
