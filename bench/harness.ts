@@ -55,7 +55,7 @@ export const mb = (bytes: number): number => bytes / 2 ** 20;
 
 /**
  * The CPU's model name and the features that decide the int8 kernel: hosts of this kind all call themselves
- * "AMD EPYC", some with AVX-512 VNNI and some with AVX2 only, and the model runs ~2× faster on the first.
+ * "AMD EPYC", some with AVX-512 VNNI and some with AVX2 only, so a figure says which kind it came from.
  */
 export function cpuName(): string {
   const info = readCpuInfo();
