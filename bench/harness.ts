@@ -53,14 +53,20 @@ export { gaussian, rng, unit };
 
 export const mb = (bytes: number): number => bytes / 2 ** 20;
 
+/** cpuName(), read once: benches ask again at their end only for the load average beside it. */
+let cpu: string | undefined;
+
 /**
  * The CPU's model name and the features that decide the int8 kernel: hosts of this kind all call themselves
  * "AMD EPYC", some with AVX-512 VNNI and some with AVX2 only, so a figure says which kind it came from.
  */
 export function cpuName(): string {
-  const info = readCpuInfo();
-  const model = os.cpus()[0]?.model ?? info?.model ?? 'unknown CPU';
-  return info ? `${model} (${describeCpuFeatures(info.flags)})` : model;
+  cpu ??= ((): string => {
+    const info = readCpuInfo();
+    const model = os.cpus()[0]?.model ?? info?.model ?? 'unknown CPU';
+    return info ? `${model} (${describeCpuFeatures(info.flags)})` : model;
+  })();
+  return cpu;
 }
 
 export function machine(): { cpus: number; cpu: string; loadavg1m: number; node: string } {

@@ -40,7 +40,7 @@ const REAL = strArg('real', 'auto');
 const PARTS = new Set(strArg('parts', 'inprocess,real,http').split(','));
 const KEEP = strArg('keep', '');
 /** Queries whose exact neighbours are computed for recall (brute force in SQL: ~1 s each at 100k chunks). */
-const RECALL_QUERIES = 50;
+const RECALL_QUERIES = 50; // at most: fewer when --queries asks for fewer
 
 interface Row {
   chunks: number;
@@ -105,7 +105,7 @@ function inProcess(file: string, n: number, queries: string[]): Row[] {
     row(
       n,
       'exact float KNN (brute force in SQL)',
-      time((i) => (exact[i] = exactKnn(db, qvs[i]!, K)), RECALL_QUERIES),
+      time((i) => (exact[i] = exactKnn(db, qvs[i]!, K)), Math.min(RECALL_QUERIES, nq)),
     ),
   );
   rows.push(...sweep(db, n, ' (synthetic)', qvs, exact));
