@@ -1,4 +1,5 @@
 // memvault's command line: parses arguments and dispatches to one command module; exit codes are stable.
+import '../actors/embedder/onnxruntime-telemetry.js';
 import { ConfigError } from '../config/load.js';
 import { EXIT, parseArgs, UsageError } from './args.js';
 

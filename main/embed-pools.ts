@@ -1,6 +1,7 @@
 // The daemon's embedding thread pools, owned by main so they outlive embedder and gateway restarts: killing an
 // actor never kills a thread inside onnxruntime (which would abort the process), and a restarted embedder finds
 // its models loaded. Each actor incarnation gets a fresh MessagePort to them (see actors/embedder/pool-api.ts).
+import '../actors/embedder/onnxruntime-telemetry.js';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { EmbedTask, PoolOutcome } from '../actors/embedder/pool-task.js';

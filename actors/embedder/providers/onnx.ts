@@ -1,5 +1,6 @@
 // Embedding provider for any sentence-transformers ONNX export in a folder (hand-laid or a hub download): its own
 // tokenizer, pooling and prompts (export-config.ts), L2-normalised vectors.
+import '../onnxruntime-telemetry.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';

@@ -9,6 +9,7 @@
 // (2·255·255 = 130,050 per pair, int32 accumulators: K·65,025 < 2³¹ for K ≤ 33,025; use-lite's K ≤ 1,536), or
 // vpdpbuud with AVX-VNNI-INT8: exact everywhere, but about half as fast as VNNI u8×s8. So the builder stores the
 // same integer weights signed where the probe finds u8×s8 exact, and unsigned (value + 128, zero point 128) elsewhere.
+import '../onnxruntime-telemetry.js';
 import { readFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-node';
 import { GraphWriter, onnx, type WeightFormat } from './onnx-graph.js';

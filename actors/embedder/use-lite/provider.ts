@@ -1,4 +1,5 @@
 // The default embedding provider: Universal Sentence Encoder lite (512-d), rebuilt as ONNX and run on onnxruntime-node.
+import '../onnxruntime-telemetry.js';
 import { unlink } from 'node:fs/promises';
 import * as ort from 'onnxruntime-node';
 import type { ModelInfo } from '../../../messages/common.js';
