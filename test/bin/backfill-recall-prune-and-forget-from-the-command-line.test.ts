@@ -1,27 +1,13 @@
 // The memory commands as a user runs them: `backfill` imports a JSONL export without a daemon and again through one
 // (idempotent: the second run changes no row count; a bad line fails the run without stopping the other sources),
 // `recall` lists what searches brought back most, `prune` sweeps, `forget` forgets, `status` counts by source.
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import t from 'tap';
 import { openIndex } from '../../actors/store-writer/schema.js';
 import { removeDaemonInfo, writeDaemonInfo } from '../../bin/client.js';
-import { httpCall, makeVault, REPO, startDaemon, testConfig } from '../helpers/daemon.js';
-
-const run = promisify(execFile);
-const BIN = path.join(REPO, 'bin/memvault');
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(BIN, args, { maxBuffer: 10_000_000 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+import { httpCall, makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
+import { memvault as cli } from '../helpers/run-cli.js';
 
 function counts(dataDir: string): Record<string, number> {
   const db = openIndex(path.join(dataDir, 'index.sqlite'), { readonly: true });

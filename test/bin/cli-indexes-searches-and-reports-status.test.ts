@@ -1,23 +1,10 @@
 // The command line as a user runs it: index once, search (directly and through a running daemon), status, doctor.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import t from 'tap';
-import { makeVault, REPO } from '../helpers/daemon.js';
-
-const run = promisify(execFile);
-const BIN = path.join(REPO, 'bin/memvault');
-
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(BIN, args, { env: { ...process.env, ...env }, maxBuffer: 10_000_000 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+import { makeVault } from '../helpers/daemon.js';
+import { BIN, memvault as cli } from '../helpers/run-cli.js';
 
 t.test('index, then search and status without a daemon', async (t) => {
   const v = makeVault({}, { copyExample: true });

@@ -1,27 +1,13 @@
 // `memvault models pull` downloads a hub model ahead of time (a line per step without a TTY), `models list` shows the
 // cached models with their size and which one built the index, and `doctor` says whether a model not yet downloaded
 // can be fetched.
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import t from 'tap';
 import { deadUrl, FakeHub } from '../helpers/fake-hub.js';
-import { makeVault, REPO } from '../helpers/daemon.js';
+import { makeVault } from '../helpers/daemon.js';
+import { memvault as cli } from '../helpers/run-cli.js';
 import { makeExport } from '../embedder/providers/helpers/make-export-fixture.js';
 import { writeFileSync } from 'node:fs';
-
-const run = promisify(execFile);
-const BIN = path.join(REPO, 'bin/memvault');
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(BIN, args, { maxBuffer: 10_000_000 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 t.test('models pull, then index with it offline, then models list', async (t) => {
   const hub = await FakeHub.start();
