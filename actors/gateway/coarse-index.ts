@@ -15,7 +15,8 @@ const LOAD_SLICE = 4096;
 
 /**
  * Packed sign bits of every stored vector, and the chunk each belongs to, in a WebAssembly memory laid out as
- * [query | histogram | score table | vectors (cap slots) | distances or scores (u32 × cap) | slot list (u32 × cap)].
+ * [query | histogram | score table | vectors (cap slots) | distances or scores (u32 × cap) | slot list (u32 × cap) |
+ * positions within reach (u32 × cap)].
  * A removed chunk's slot takes the last vector, so the vectors stay one dense run the kernel scans in one call.
  */
 export class CoarseIndex {
@@ -107,13 +108,17 @@ export class CoarseIndex {
       cum += hist[d]!;
       last = d;
     }
+    // placed in scan order (the slots' ids read in order too), only the positions the kernel found at most that far
+    const listAt = slotsAt + this.#cap * 4;
+    const count = this.#kernel.collect(out, m, last, listAt);
+    const list = new Uint32Array(this.#memory.buffer, listAt, count);
     const dist = new Uint16Array(this.#memory.buffer, out, m);
     const slots = within ? new Uint32Array(this.#memory.buffer, slotsAt, m) : null;
     const ids: number[] = new Array(take);
     const found = new Uint32Array(take);
-    for (let i = 0; i < m; i++) {
+    for (let j = 0; j < count; j++) {
+      const i = list[j]!;
       const d = dist[i]!;
-      if (d > last) continue;
       const at = start[d]!;
       if (at >= take) continue; // the last distance's run is cut at n
       start[d] = at + 1;
@@ -238,7 +243,7 @@ export class CoarseIndex {
   #reserve(n: number): void {
     if (n <= this.#cap) return;
     const cap = Math.max(n, this.#cap * 2, 1024);
-    const need = this.#vectorsAt + cap * (this.#stride + 4 + 4);
+    const need = this.#vectorsAt + cap * (this.#stride + 4 + 4 + 4);
     const have = this.#memory.buffer.byteLength;
     if (need > have) this.#memory.grow(Math.ceil((need - have) / PAGE));
     this.#bytes = new Uint8Array(this.#memory.buffer); // growing detached the old view

@@ -64,16 +64,19 @@ export function passing(db: Database, filters: FilterSql, ids: readonly number[]
   if (ids.length === 0) return [];
   const missing = [...new Set(ids)].filter((id) => !facts.pass.has(id));
   if (missing.length > 0) {
+    // rows as arrays: an object a row costs ~1.5 µs more, a tenth of a search's lookups
     const rows = prepared(
       db,
       `SELECT c.id, c.document_id AS doc, (${filters.where}) AS ok FROM json_each(@ids) j
        CROSS JOIN memory_chunks c ON c.id = j.value
        CROSS JOIN memory_documents d ON d.id = c.document_id`,
-    ).all({ ...filters.params, ids: JSON.stringify(missing) }) as Array<{ id: number; doc: number; ok: number | null }>;
+    )
+      .raw()
+      .all({ ...filters.params, ids: JSON.stringify(missing) }) as Array<[id: number, doc: number, ok: number | null]>;
     for (const id of missing) facts.pass.set(id, false); // a chunk gone (or without its document) does not pass
-    for (const r of rows) {
-      facts.doc.set(r.id, r.doc);
-      facts.pass.set(r.id, r.ok === 1); // NULL fails, as it would in a WHERE
+    for (const [id, doc, ok] of rows) {
+      facts.doc.set(id, doc);
+      facts.pass.set(id, ok === 1); // NULL fails, as it would in a WHERE
     }
   }
   return ids.filter((id) => facts.pass.get(id) === true);

@@ -22,11 +22,10 @@ export interface NoteGroup {
 export function groupByNote(db: Database, ranked: Ranked[], k: number): NoteGroup[] {
   if (ranked.length === 0) return [];
   const docOf = new Map(
-    (
-      prepared(db, `SELECT c.id, c.document_id AS doc FROM json_each(?) j CROSS JOIN memory_chunks c ON c.id = j.value`).all(
-        JSON.stringify(ranked.map((r) => r.id)),
-      ) as Array<{ id: number; doc: number }>
-    ).map((r) => [r.id, r.doc]),
+    chunkDocuments(
+      db,
+      ranked.map((r) => r.id),
+    ),
   );
   const groups = new Map<number, NoteGroup>();
   for (const r of ranked) {
@@ -38,4 +37,11 @@ export function groupByNote(db: Database, ranked: Ranked[], k: number): NoteGrou
     } else if (g.also.length < ALSO) g.also.push(r);
   }
   return [...groups.values()];
+}
+
+/** [chunk id, document id] of each of `chunkIds` that exists, as arrays (an object a row costs ~1.5 µs more). */
+export function chunkDocuments(db: Database, chunkIds: readonly number[]): Array<[id: number, doc: number]> {
+  return prepared(db, `SELECT c.id, c.document_id AS doc FROM json_each(?) j CROSS JOIN memory_chunks c ON c.id = j.value`)
+    .raw()
+    .all(JSON.stringify(chunkIds)) as Array<[id: number, doc: number]>;
 }

@@ -1,9 +1,8 @@
 // Note-level scoring: each ranked chunk list folded to notes (a note's best chunk plus a little of its next ones),
 // the note lists fused, and each note shown by its best chunk in the fused chunk list.
 import type { Database } from 'better-sqlite3';
-import { prepared } from '../store-writer/statement-cache.js';
 import { fuseLists, type WeightedList } from './fusion.js';
-import { ALSO, type NoteGroup, type Ranked } from './group-by-note.js';
+import { ALSO, chunkDocuments, type NoteGroup, type Ranked } from './group-by-note.js';
 import type { Fusion, Ranking } from './ranking.js';
 
 export type ChunkList = WeightedList & { kind: 'bm25' | 'vector' };
@@ -77,9 +76,6 @@ export function foldToNotes(list: Ranked[], docOf: Map<number, number>, next: nu
 export function documentsOf(db: Database, chunkIds: number[], known = new Map<number, number>()): Map<number, number> {
   const missing = [...new Set(chunkIds)].filter((id) => !known.has(id));
   if (missing.length === 0) return known;
-  const rows = prepared(db, `SELECT c.id, c.document_id AS doc FROM json_each(?) j CROSS JOIN memory_chunks c ON c.id = j.value`).all(
-    JSON.stringify(missing),
-  ) as Array<{ id: number; doc: number }>;
-  for (const r of rows) known.set(r.id, r.doc);
+  for (const [id, doc] of chunkDocuments(db, missing)) known.set(id, doc);
   return known;
 }

@@ -236,7 +236,8 @@ function bm25List(
   if (terms.length === 0) return { ranked: [], match: null, table };
   const match = matchExpression(db, table, terms, limit, budget);
   const weights = bm25Weights(ranking);
-  const score = (r: { id: number; b: number }): Ranked => ({ id: r.id, score: -r.b / (1 - r.b) });
+  // rows come as [id, b] arrays (raw): an object a row costs ~1.5 µs more
+  const score = ([id, b]: Row): Ranked => ({ id, score: -b / (1 - b) });
   if (filters.selective) {
     const rows = prepared(
       db,
@@ -246,26 +247,30 @@ function bm25List(
        CROSS JOIN memory_documents d ON d.id = c.document_id
        WHERE ${table} MATCH @match AND ${filters.where}
        ORDER BY b LIMIT @limit`,
-    ).all({ ...filters.params, match, limit }) as Array<{ id: number; b: number }>;
+    )
+      .raw()
+      .all({ ...filters.params, match, limit }) as Row[];
     return { ranked: rows.map(score), match, table };
   }
   for (let fetch = limit + 10; ; fetch *= 4) {
-    const rows = prepared(
-      db,
-      `SELECT rowid AS id, bm25(${table}, ${weights}) AS b FROM ${table} WHERE ${table} MATCH ? ORDER BY b LIMIT ?`,
-    ).all(match, fetch) as Array<{ id: number; b: number }>;
+    const rows = prepared(db, `SELECT rowid AS id, bm25(${table}, ${weights}) AS b FROM ${table} WHERE ${table} MATCH ? ORDER BY b LIMIT ?`)
+      .raw()
+      .all(match, fetch) as Row[];
     const pass = new Set(
       passing(
         db,
         filters,
-        rows.map((r) => r.id),
+        rows.map(([id]) => id),
         facts,
       ),
     );
-    const kept = rows.filter((r) => pass.has(r.id));
+    const kept = rows.filter(([id]) => pass.has(id));
     if (kept.length >= limit || rows.length < fetch) return { ranked: kept.slice(0, limit).map(score), match, table };
   }
 }
+
+/** A keyword row: the chunk and FTS5's bm25 (negative, lower is better). */
+type Row = [id: number, b: number];
 
 /** The `content, heading, title` weights for FTS5's bm25(). */
 function bm25Weights(ranking: Ranking): string {

@@ -77,12 +77,15 @@ function filteredChunks(db: Database, filters: FilterSql, limit: number): number
  */
 function rescore(db: Database, q: Float32Array, filters: FilterSql, ids: readonly number[], depth: number, facts: ChunkFacts): Ranked[] {
   if (ids.length === 0) return [];
+  // rows as [id, dist] arrays: an object a row cost ~1.5 µs more (200 rows: ~0.3 ms)
   const scored = prepared(
     db,
     `SELECT v.chunk_id AS id, vec_distance_cosine(v.embedding, @q) AS dist
      FROM json_each(@ids) j CROSS JOIN memory_vectors v ON v.chunk_id = j.value
      ORDER BY dist, v.chunk_id`,
-  ).all({ q: Buffer.from(q.buffer, q.byteOffset, q.byteLength), ids: JSON.stringify(ids) }) as Array<{ id: number; dist: number }>;
+  )
+    .raw()
+    .all({ q: Buffer.from(q.buffer, q.byteOffset, q.byteLength), ids: JSON.stringify(ids) }) as Array<[id: number, dist: number]>;
   const out: Ranked[] = [];
   // the first batch: as many as wanted and a few more, the filters rarely fail (another user's or a sensitive note)
   for (let at = 0, batch = depth + FILTER_SLACK; at < scored.length && out.length < depth; at += batch, batch *= 4) {
@@ -91,11 +94,11 @@ function rescore(db: Database, q: Float32Array, filters: FilterSql, ids: readonl
       passing(
         db,
         filters,
-        slice.map((r) => r.id),
+        slice.map(([id]) => id),
         facts,
       ),
     );
-    for (const r of slice) if (pass.has(r.id) && out.length < depth) out.push({ id: r.id, score: 1 - r.dist });
+    for (const [id, dist] of slice) if (pass.has(id) && out.length < depth) out.push({ id, score: 1 - dist });
   }
   return out;
 }

@@ -78,7 +78,10 @@ function signBits(v: Float32Array): Uint8Array {
   return b;
 }
 
-/** The reader's bits are the stored ones, and the coarse order is by Hamming distance. */
+/**
+ * The reader's bits are the stored ones, and the coarse order is by Hamming distance; the nearest n are the first n
+ * of that order, and among listed ids they are the listed ones stably sorted by distance (ties in the list's order).
+ */
 function checkBits(reader: Database, q: Float32Array): string | null {
   return reader.transaction(() => {
     const stored = new Map(
@@ -94,7 +97,25 @@ function checkBits(reader: Database, q: Float32Array): string | null {
       return `coarse ids ${JSON.stringify([...order].sort())} but stored ${JSON.stringify([...stored.keys()].sort())}`;
     const qb = signBits(q);
     const d = order.map((id) => hamming(stored.get(id)!, qb));
-    return d.every((x, i) => i === 0 || d[i - 1]! <= x) ? null : `not nearest first: ${d.join(',')}`;
+    if (!d.every((x, i) => i === 0 || d[i - 1]! <= x)) return `not nearest first: ${d.join(',')}`;
+    const cuts = [1, 2, Math.ceil(order.length / 2), order.length - 1, order.length + 1].filter((n) => n >= 1);
+    for (const n of cuts) {
+      const got = coarse.nearest(q, n);
+      if (JSON.stringify(got) !== JSON.stringify(order.slice(0, n))) return `nearest ${n}: ${got.join(',')} of ${order.join(',')}`;
+    }
+    // every other stored id, last first, and one without a vector (skipped)
+    const listed = [...[...stored.keys()].filter((_, i) => i % 2 === 0).reverse(), 1e9];
+    const byDistance = listed
+      .filter((id) => stored.has(id))
+      .map((id, at) => ({ id, at, d: hamming(stored.get(id)!, qb) }))
+      .sort((a, b) => a.d - b.d || a.at - b.at)
+      .map((x) => x.id);
+    for (const n of cuts) {
+      const got = coarse.nearest(q, n, listed);
+      if (JSON.stringify(got) !== JSON.stringify(byDistance.slice(0, n)))
+        return `nearest ${n} of ${listed.join(',')}: ${got.join(',')}, want ${byDistance.slice(0, n).join(',')}`;
+    }
+    return null;
   })();
 }
 
