@@ -64,7 +64,7 @@ export function passing(db: Database, filters: FilterSql, ids: readonly number[]
   if (ids.length === 0) return [];
   const missing = [...new Set(ids)].filter((id) => !facts.pass.has(id));
   if (missing.length > 0) {
-    // rows as arrays: an object a row costs ~1.5 µs more, a tenth of a search's lookups
+    // rows as arrays: an object a row costs ~1.5 µs more
     const rows = prepared(
       db,
       `SELECT c.id, c.document_id AS doc, (${filters.where}) AS ok FROM json_each(@ids) j
