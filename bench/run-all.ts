@@ -29,8 +29,8 @@ const ORDER = [
   'retrieval-quality',
   'qmd-compare',
 ];
-/** Modules in bench/ that are not benchmarks. */
-const NOT_BENCHES = new Set(['harness', 'run-all', 'synthetic-store', 'proc-memory']);
+/** Modules in bench/ that are not benchmarks, or need what `make bench` cannot give (search-ab: another build). */
+const NOT_BENCHES = new Set(['harness', 'run-all', 'synthetic-store', 'proc-memory', 'search-ab']);
 
 /** Benchmarks with a source in bench/ (a stale dist file of a removed script is not one); built or not. */
 function discover(): string[] {
