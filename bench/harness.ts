@@ -14,7 +14,7 @@ import type { FactDraft } from '../messages/common.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..'); // dist/bench → repo
 import { CORPORA, corpusFiles } from '../test/helpers/corpora.js';
-import { gaussian, rng, unit } from '../test/helpers/index-fixture.js';
+import { gaussian, near, rng, unit } from '../test/helpers/index-fixture.js';
 
 export { CORPORA, corpusFiles }; // one way to find the shared corpora, for tests and benches alike
 
@@ -49,7 +49,7 @@ export function pct(xs: readonly number[], p: number): number {
 }
 
 // the deterministic PRNG and vector helpers of the tests' synthetic indexes, for the same data in benches
-export { gaussian, rng, unit };
+export { gaussian, near, rng, unit };
 
 export const mb = (bytes: number): number => bytes / 2 ** 20;
 

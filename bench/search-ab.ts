@@ -13,7 +13,7 @@ import type { Database } from 'better-sqlite3';
 import { search } from '../actors/gateway/search.js';
 import { openIndex } from '../actors/store-writer/schema.js';
 import type { SearchHit, SearchMode, SearchRequest } from '../messages/store.js';
-import { corpusQueries, intArg, machine, median, rng, strArg, unit } from './harness.js';
+import { corpusQueries, intArg, machine, median, near, rng, strArg } from './harness.js';
 
 const WARMUP = 30;
 const MODES: readonly SearchMode[] = ['hybrid', 'bm25', 'vector'];
@@ -37,7 +37,10 @@ async function otherBuild(root: string, store: string): Promise<Build> {
   return { name: `other (${root})`, search: s.search, db: o.openIndex(store, { readonly: true, cacheMiB: 16 }) };
 }
 
-/** Query vectors near stored ones (a stored vector plus noise, normalised): the store's vectors may be synthetic. */
+/** Noise around a stored vector, per unit of its length (near()): each query lands beside a chunk, not on it. */
+const SPREAD = 0.65;
+
+/** Query vectors near stored ones: the store's vectors may be synthetic, so no model is needed to make them. */
 function queryVectors(db: Database, n: number): Float32Array[] {
   const ids = db.prepare('SELECT chunk_id FROM memory_vectors ORDER BY chunk_id').pluck().all() as number[];
   if (ids.length === 0) throw new Error('the store holds no vectors');
@@ -45,9 +48,7 @@ function queryVectors(db: Database, n: number): Float32Array[] {
   const r = rng(7);
   return Array.from({ length: n }, () => {
     const b = get.get(ids[Math.floor(r() * ids.length)]!) as Buffer;
-    const v = new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
-    for (let i = 0; i < v.length; i++) v[i] = v[i]! + (r() - 0.5) * 0.1;
-    return unit(v);
+    return near(new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length)), SPREAD, r);
   });
 }
 

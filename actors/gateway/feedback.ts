@@ -3,8 +3,7 @@
 // that the question's own wording (embedded by a small model) misses.
 import type { Database } from 'better-sqlite3';
 import { prepared } from '../store-writer/statement-cache.js';
-import type { Ranked } from './group-by-note.js';
-import { documentsOf } from './note-ranking.js';
+import { documentsOf, type Ranked } from './group-by-note.js';
 
 /** The best chunk of each of the first `k` distinct notes of `list` (best first); `docOf` as documentsOf's `known`. */
 export function seedChunks(db: Database, list: Ranked[], k: number, docOf = new Map<number, number>()): Ranked[] {

@@ -18,14 +18,16 @@ export interface NoteGroup {
   also: Ranked[];
 }
 
-/** Groups a ranked chunk list by document, in the order of each document's best chunk; the first `k` notes. */
-export function groupByNote(db: Database, ranked: Ranked[], k: number): NoteGroup[] {
+/**
+ * Groups a ranked chunk list by document, in the order of each document's best chunk; the first `k` notes. `known`:
+ * documents of chunks the search already looked up (documentsOf's).
+ */
+export function groupByNote(db: Database, ranked: Ranked[], k: number, known?: Map<number, number>): NoteGroup[] {
   if (ranked.length === 0) return [];
-  const docOf = new Map(
-    chunkDocuments(
-      db,
-      ranked.map((r) => r.id),
-    ),
+  const docOf = documentsOf(
+    db,
+    ranked.map((r) => r.id),
+    known,
   );
   const groups = new Map<number, NoteGroup>();
   for (const r of ranked) {
@@ -39,9 +41,17 @@ export function groupByNote(db: Database, ranked: Ranked[], k: number): NoteGrou
   return [...groups.values()];
 }
 
-/** [chunk id, document id] of each of `chunkIds` that exists, as arrays (an object a row costs ~1.5 µs more). */
-export function chunkDocuments(db: Database, chunkIds: readonly number[]): Array<[id: number, doc: number]> {
-  return prepared(db, `SELECT c.id, c.document_id AS doc FROM json_each(?) j CROSS JOIN memory_chunks c ON c.id = j.value`)
+/**
+ * The document of each of `chunkIds`, added to `known` (which is returned): only the chunks it does not hold yet
+ * are looked up, so the passes of one search share their lookups. Rows come as arrays (an object a row costs ~1.5 µs
+ * more).
+ */
+export function documentsOf(db: Database, chunkIds: readonly number[], known = new Map<number, number>()): Map<number, number> {
+  const missing = [...new Set(chunkIds)].filter((id) => !known.has(id));
+  if (missing.length === 0) return known;
+  const rows = prepared(db, `SELECT c.id, c.document_id AS doc FROM json_each(?) j CROSS JOIN memory_chunks c ON c.id = j.value`)
     .raw()
-    .all(JSON.stringify(chunkIds)) as Array<[id: number, doc: number]>;
+    .all(JSON.stringify(missing)) as Array<[id: number, doc: number]>;
+  for (const [id, doc] of rows) known.set(id, doc);
+  return known;
 }

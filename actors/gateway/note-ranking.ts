@@ -2,7 +2,7 @@
 // the note lists fused, and each note shown by its best chunk in the fused chunk list.
 import type { Database } from 'better-sqlite3';
 import { fuseLists, type WeightedList } from './fusion.js';
-import { ALSO, chunkDocuments, type NoteGroup, type Ranked } from './group-by-note.js';
+import { ALSO, documentsOf, type NoteGroup, type Ranked } from './group-by-note.js';
 import type { Fusion, Ranking } from './ranking.js';
 
 export type ChunkList = WeightedList & { kind: 'bm25' | 'vector' };
@@ -67,15 +67,4 @@ export function foldToNotes(list: Ranked[], docOf: Map<number, number>, next: nu
     }
   }
   return [...acc].map(([id, a]) => ({ id, score: a.score })).sort((x, y) => y.score - x.score || x.id - y.id);
-}
-
-/**
- * The document of each of `chunkIds`, added to `known` (which is returned): only the chunks it does not hold yet
- * are looked up, so the passes of one search share their lookups.
- */
-export function documentsOf(db: Database, chunkIds: number[], known = new Map<number, number>()): Map<number, number> {
-  const missing = [...new Set(chunkIds)].filter((id) => !known.has(id));
-  if (missing.length === 0) return known;
-  for (const [id, doc] of chunkDocuments(db, missing)) known.set(id, doc);
-  return known;
 }

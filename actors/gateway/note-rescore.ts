@@ -2,8 +2,7 @@
 // from deeper bm25 and vector lists, so fusion compares each note on both kinds of evidence rather than on where
 // each list happened to cut off.
 import type { Database } from 'better-sqlite3';
-import type { Ranked } from './group-by-note.js';
-import { documentsOf } from './note-ranking.js';
+import { documentsOf, type Ranked } from './group-by-note.js';
 
 /**
  * Chunks each deep list reads. FTS5 scores every matching row whatever the LIMIT, and the vector pass re-scores

@@ -195,7 +195,7 @@ function searchInSnapshot(
   } else {
     if (minScore !== undefined) ranked = ranked.filter((x) => x.score >= minScore);
     if (!byNote) return materialise(db, ranked.slice(0, k), keyword);
-    groups = groupByNote(db, ranked, k);
+    groups = groupByNote(db, ranked, k, docs);
   }
   const hits = new Map(
     materialise(
