@@ -26,7 +26,6 @@ const EXTERNAL = [
 export const ENTRIES = [
   ...Object.values(ACTORS).map((a) => path.posix.join('supervisors', a.file)),
   'actors/embedder/pool-task.js',
-  'actors/gateway/keyword-worker.js',
   'actors/git-writer/spawner-process.js',
   'bin/cli.js',
 ];

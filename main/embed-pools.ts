@@ -8,10 +8,15 @@ import type { EmbedTask, PoolOutcome } from '../actors/embedder/pool-task.js';
 import { servePools, type PoolName } from '../actors/embedder/pool-api.js';
 import { systemClock, type Clock, type TimerHandle } from '../supervisors/clock.js';
 import { entry } from '../supervisors/runtime/code-files.js';
-import { WORKER_YOUNG_MB } from '../supervisors/runtime/worker-heap.js';
 
 /** How long destroy waits for the tasks inside the threads before it ends them anyway. */
 const DRAIN_MS = 30_000;
+/**
+ * Young generation (MiB) of each worker thread's V8 heap (actors and pool threads): V8 lets it grow to 3 × 16 MiB
+ * per thread under allocation; at 8 the daemon's threads together held ~27 MB less after indexing than uncapped, at
+ * 4 another 20–35 MB less once idle and ~12 MB less at the peak (bench/daemon-rss.ts; README, Memory).
+ */
+export const WORKER_YOUNG_MB = 4;
 /**
  * A bulk task of at most this many texts, arriving while the bulk threads are released and nothing else borrows the
  * query thread, runs on the query thread's loaded session instead of starting the bulk threads (~0.5 s each with

@@ -43,7 +43,7 @@ export const ACTORS = {
   gateway: {
     file: '../actors/gateway/actor.js',
     folder: 'actors/gateway',
-    role: 'HTTP JSON API, MCP at /mcp, agent tools; read-only index connection; queries embedded in main’s query pool, keyword rows read in its own thread',
+    role: 'HTTP JSON API, MCP at /mcp, agent tools; read-only index connection; queries embedded in main’s query pool',
     tree: 'root',
     oneshot: false,
     needsWrites: false,

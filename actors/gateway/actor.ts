@@ -16,7 +16,6 @@ import { poolClient, remoteQueryProvider } from '../embedder/pool-api.js';
 import { createHttpServer } from './http-server.js';
 import { Sessions } from './page/session.js';
 import { configuredLimits, IndexView } from './index-view.js';
-import { KeywordThread } from './keyword-thread.js';
 import { gatewayMetrics } from './metrics.js';
 import { retriever } from './retrieval.js';
 import { VERSION } from '../../supervisors/runtime/version.js';
@@ -67,15 +66,6 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
       ...configuredLimits(cfg),
       covered: coveredFilter(coveredPath(cfg.data_dir), cfg.user_id),
     });
-    // hybrid searches read their keyword rows there while their vector pass runs here (keyword-thread.ts)
-    view.keywords = new KeywordThread({
-      onFailure: (reason, message) =>
-        log.warn(
-          { event: 'keyword_thread', reason, err: message },
-          'the keyword thread could not read; the search read its keywords itself',
-        ),
-    });
-    view.keywords.start();
     // listen at once, the query model loading beside it (~0.5 s): keyword search answers meanwhile, and a search
     // that needs vectors waits for the model (up to 10 s) rather than degrade — a restarted gateway serves within ms
     // the model runs in main's one-thread `query` pool, not here: a gateway restart never kills a thread inside

@@ -11,8 +11,7 @@ import { openIndex } from '../store-writer/schema.js';
 import { IndexReader } from '../store-writer/index-reader.js';
 import { hasUnspaced } from '../store-writer/unspaced-scripts.js';
 import { coarseIndex } from './coarse-index.js';
-import type { KeywordThread } from './keyword-thread.js';
-import { type KeywordAside, search, type SearchOptions, searchWhileEmbedding } from './search.js';
+import { search, type SearchOptions, searchWhileEmbedding } from './search.js';
 import { monotonicMs } from '../../supervisors/clock.js';
 import { sinceMs, type SearchBody } from './api-schema.js';
 import type { Config } from '../../config/load.js';
@@ -132,8 +131,6 @@ export class IndexView {
   providerSettled: Promise<unknown> | null = null;
   /** While starting: why it will take long (a model downloading), so searches answer by keyword at once instead of waiting. */
   providerBusy: (() => string | null) | null = null;
-  /** Where hybrid searches read their keyword rows while their vector pass runs here (the gateway's); none: here first. */
-  keywords: KeywordThread | null = null;
 
   constructor(
     dbFile: string,
@@ -174,22 +171,6 @@ export class IndexView {
 
   close(): void {
     this.#db.close();
-  }
-
-  /**
-   * The keyword thread, reading on the index file this connection reads; its rows are dropped (the search reads them
-   * itself) when the file was swapped meanwhile, since the same chunk id would then name another chunk.
-   */
-  #aside(): KeywordAside | undefined {
-    const thread = this.keywords;
-    if (!thread) return undefined;
-    const generation = this.#generation;
-    const current = (): number => this.board?.get('indexGeneration') ?? 0;
-    return (ask) => {
-      if (current() !== generation) return null;
-      const read = thread.read({ ...ask, file: this.#dbFile, generation });
-      return read?.then((found) => (found && found.generation === generation && current() === generation ? found : null)) ?? null;
-    };
   }
 
   /**
@@ -319,7 +300,7 @@ export class IndexView {
     let hits: SearchHit[];
     this.#inFlight++;
     try {
-      hits = qv ? await searchWhileEmbedding(db, req, qv, opts, this.#aside()) : search(db, req, null, opts);
+      hits = qv ? await searchWhileEmbedding(db, req, qv, opts) : search(db, req, null, opts);
     } finally {
       if (--this.#inFlight === 0) for (const old of this.#retired.splice(0)) old.close();
     }

@@ -13,7 +13,6 @@ import { snapshotVersion } from './snapshot-version.js';
 import { keywordSnippets } from './snippets.js';
 import { CHUNKS_PER_NOTE, groupByNote, type NoteGroup, type Ranked } from './group-by-note.js';
 import { COMPLETE_DEPTH, completeLists } from './note-rescore.js';
-import { bm25Weights, keywordRows, rankedRows, type Row, type RowsAsk } from './keyword-rows.js';
 import { matchExpression } from './match-budget.js';
 import { type ChunkList, rankNotes } from './note-ranking.js';
 import { DEFAULT_RANKING, MIN_DEPTH, type Ranking } from './ranking.js';
@@ -23,8 +22,6 @@ export { DEFAULT_OVERSAMPLE };
 /** Hits one call may ask for. */
 export const MAX_K = 200;
 const SNIPPET_CHARS = 200;
-/** Keyword rows read beyond those wanted, in the first read, for the ones the filters drop. */
-const KEYWORD_SLACK = 10;
 
 export interface SearchOptions {
   /** Overrides DEFAULT_OVERSAMPLE (the bench sweeps it). */
@@ -43,73 +40,29 @@ export function search(db: Database, req: SearchRequest, queryVector: Float32Arr
   return db.transaction(() => searchInSnapshot(db, req, queryVector, opts))();
 }
 
-/** A search's keyword rows read elsewhere (the keyword thread), before the filters. */
-export interface KeywordRows {
-  match: string;
-  rows: Row[];
-}
 /**
- * Reads a search's keyword rows elsewhere (the gateway's keyword thread): null at once when it cannot now, and the
- * promise gives null when it failed; the search then reads them itself.
- */
-export type KeywordAside = (ask: RowsAsk) => Promise<KeywordRows | null> | null;
-
-/**
- * search() while the query is still being embedded (in another thread). A hybrid search reads its keyword list
- * meanwhile, in a snapshot of its own; or, given `aside` and no filter the caller chose, hands its keyword rows to
- * the keyword thread and runs its first vector pass here as soon as the vector arrives. The rest is read in a second
- * snapshot: when the index changed in between, the keyword hits are checked against the filters again (a chunk
- * deleted, or a note renamed out of a folder filter or made sensitive meanwhile, is not answered) and the vector
- * pass runs again. Rows from the thread, read on its own connection, are always checked in the second snapshot.
+ * search() while the query is still being embedded (in another thread): a hybrid search reads its keyword list
+ * meanwhile, in a snapshot of its own, and the rest once the vector is there. When the index changed in between, the
+ * second snapshot re-checks those keyword hits against the filters, so a chunk deleted, or a note renamed out of a
+ * folder filter or made sensitive in between, is not answered.
  */
 export async function searchWhileEmbedding(
   db: Database,
   req: SearchRequest,
   queryVector: Promise<Float32Array | null>,
   opts: SearchOptions = {},
-  aside?: KeywordAside,
 ): Promise<SearchHit[]> {
-  const p = req.mode === 'hybrid' && req.k > 0 ? plan(req, opts, true) : null;
-  const ask = p && aside && !p.filters.selective && p.fts.terms.length > 0 ? keywordAsk(p, req) : null;
-  const away = ask && aside ? aside(ask) : null;
-  if (p && ask && away) {
-    const qv = await queryVector;
-    const first = qv ? db.transaction(() => firstVectorPass(db, p, qv, opts))() : undefined;
-    const rows = await away;
-    return db.transaction(() =>
-      searchInSnapshot(db, req, qv, opts, first, rows ? { ...rows, needed: ask.needed, fetch: ask.fetch } : undefined),
-    )();
-  }
   // the keyword list a hybrid search reads when its vector arrives (if it does not, the list is read again)
+  const p = req.mode === 'hybrid' && req.k > 0 ? plan(req, opts, true) : null;
   const early = p
-    ? db.transaction((): Early => {
-        const facts = chunkFacts();
-        const keyword = bm25List(db, p.fts, p.filters, p.bm25Limit, p.ranking, req.matchBudget, facts);
-        return { version: snapshotVersion(db), facts, keyword: { limit: p.bm25Limit, keyword } };
-      })()
+    ? db.transaction(() => ({
+        limit: p.bm25Limit,
+        keyword: bm25List(db, p.fts, p.filters, p.bm25Limit, p.ranking, req.matchBudget),
+        version: snapshotVersion(db),
+      }))()
     : undefined;
   const qv = await queryVector;
   return db.transaction(() => searchInSnapshot(db, req, qv, opts, early))();
-}
-
-/** What the keyword thread reads for a search planned as `p`. */
-function keywordAsk(p: Plan, req: SearchRequest): RowsAsk {
-  const ask: RowsAsk = {
-    table: p.fts.table,
-    terms: p.fts.terms,
-    needed: p.bm25Limit,
-    fetch: p.bm25Limit + KEYWORD_SLACK,
-    weights: bm25Weights(p.ranking),
-  };
-  return req.matchBudget === undefined ? ask : { ...ask, budget: req.matchBudget };
-}
-
-/** A hybrid search's first vector pass, read while its keyword rows are read elsewhere; none when the vector cannot be searched. */
-function firstVectorPass(db: Database, p: Plan, qv: Float32Array, opts: SearchOptions): Early | undefined {
-  if (qv.length !== vectorDim(db)) return undefined; // no vectors yet, or a mismatch searchInSnapshot reports
-  const facts = chunkFacts();
-  const ranked = vectorList(db, qv, p.filters, p.k, p.vectorLimit, opts.oversample ?? DEFAULT_OVERSAMPLE, facts);
-  return { version: snapshotVersion(db), facts, vector: { limit: p.vectorLimit, ranked } };
 }
 
 /** What a search reads before any vector: its filters, keyword terms and how deep each list goes. */
@@ -166,16 +119,12 @@ function plan(req: SearchRequest, opts: SearchOptions, useVector: boolean): Plan
   };
 }
 
-/** Lists a search read in an earlier snapshot: the keyword list (the gateway read it) or the first vector pass. */
-interface Early {
-  /** snapshotVersion() of that snapshot: the same in the next one, they hold as read */
+/** A keyword list read before the vector arrived (searchWhileEmbedding), for `limit` chunks. */
+interface EarlyKeyword {
+  limit: number;
+  keyword: Keyword;
+  /** snapshotVersion() of the snapshot it was read in: the same in the next one, its hits need no second check */
   version: string;
-  /** what they learned of their chunks there (good in the next snapshot when the version is the same) */
-  facts: ChunkFacts;
-  /** the keyword list, for `limit` chunks */
-  keyword?: { limit: number; keyword: Keyword };
-  /** the first vector pass, for `limit` chunks */
-  vector?: { limit: number; ranked: Ranked[] };
 }
 
 function searchInSnapshot(
@@ -183,8 +132,7 @@ function searchInSnapshot(
   req: SearchRequest,
   queryVector: Float32Array | null,
   opts: SearchOptions,
-  early?: Early,
-  away?: KeywordRows & Pick<RowsAsk, 'needed' | 'fetch'>,
+  early?: EarlyKeyword,
 ): SearchHit[] {
   const dim = vectorDim(db);
   const useVector = queryVector !== null && dim !== null && req.mode !== 'bm25';
@@ -197,29 +145,23 @@ function searchInSnapshot(
   const lists: ChunkList[] = [];
   let keyword: Keyword = { ranked: [], match: null, table: fts.table };
   const deep: Ranked[][] = [];
-  const same = early !== undefined && early.version === snapshotVersion(db);
   /** each chunk's document and filters looked up so far (every list, the feedback seeds, the complete scores) */
-  const facts = same ? early.facts : chunkFacts();
+  const facts = chunkFacts();
   const docs = facts.doc;
   if (req.mode !== 'vector') {
-    const kw = early?.keyword;
-    const fromAway = away?.needed === depths.bm25Limit ? keptRows(db, filters, away.rows, depths.bm25Limit, away.fetch, facts) : null;
     keyword =
-      kw?.limit === depths.bm25Limit
-        ? { ...kw.keyword, ranked: same ? kw.keyword.ranked : recheck(db, filters, kw.keyword.ranked, facts) }
-        : away && fromAway
-          ? { ranked: fromAway.map(score), match: away.match, table: fts.table }
-          : bm25List(db, fts, filters, depths.bm25Limit, r, req.matchBudget, facts);
+      early?.limit === depths.bm25Limit
+        ? {
+            ...early.keyword,
+            ranked: early.version === snapshotVersion(db) ? early.keyword.ranked : recheck(db, filters, early.keyword.ranked, facts),
+          }
+        : bm25List(db, fts, filters, depths.bm25Limit, r, req.matchBudget, facts);
     deep.push(keyword.ranked);
     lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25Depth), weight: 1 });
   }
   const oversample = opts.oversample ?? DEFAULT_OVERSAMPLE;
   if (req.mode === 'vector' || fusing) {
-    const vec = !useVector
-      ? []
-      : same && early.vector?.limit === depths.vectorLimit
-        ? early.vector.ranked
-        : vectorList(db, queryVector, filters, k, depths.vectorLimit, oversample, facts);
+    const vec = useVector ? vectorList(db, queryVector, filters, k, depths.vectorLimit, oversample, facts) : [];
     deep.push(vec);
     lists.push({ kind: 'vector', items: vec.slice(0, depths.vectorDepth), weight: r.fusion.vector });
   }
@@ -292,9 +234,11 @@ function bm25List(
   facts?: ChunkFacts,
 ): Keyword {
   if (terms.length === 0) return { ranked: [], match: null, table };
+  const match = matchExpression(db, table, terms, limit, budget);
   const weights = bm25Weights(ranking);
+  // rows come as [id, b] arrays (raw): an object a row costs ~1.5 µs more
+  const score = ([id, b]: Row): Ranked => ({ id, score: -b / (1 - b) });
   if (filters.selective) {
-    const match = matchExpression(db, table, terms, limit, budget);
     const rows = prepared(
       db,
       `SELECT ${table}.rowid AS id, bm25(${table}, ${weights}) AS b
@@ -308,32 +252,30 @@ function bm25List(
       .all({ ...filters.params, match, limit }) as Row[];
     return { ranked: rows.map(score), match, table };
   }
-  const ask: RowsAsk = { table, terms, needed: limit, fetch: limit + KEYWORD_SLACK, weights, ...(budget === undefined ? {} : { budget }) };
-  const { match, rows } = keywordRows(db, ask);
-  for (let fetch = ask.fetch, read = rows; ; fetch *= 4, read = rankedRows(db, table, match, weights, fetch)) {
-    const kept = keptRows(db, filters, read, limit, fetch, facts);
-    if (kept) return { ranked: kept.map(score), match, table };
+  for (let fetch = limit + 10; ; fetch *= 4) {
+    const rows = prepared(db, `SELECT rowid AS id, bm25(${table}, ${weights}) AS b FROM ${table} WHERE ${table} MATCH ? ORDER BY b LIMIT ?`)
+      .raw()
+      .all(match, fetch) as Row[];
+    const pass = new Set(
+      passing(
+        db,
+        filters,
+        rows.map(([id]) => id),
+        facts,
+      ),
+    );
+    const kept = rows.filter(([id]) => pass.has(id));
+    if (kept.length >= limit || rows.length < fetch) return { ranked: kept.slice(0, limit).map(score), match, table };
   }
 }
 
-/** A keyword row's score: b / (1 + b) with b = -bm25 (0..1). */
-const score = ([id, b]: Row): Ranked => ({ id, score: -b / (1 - b) });
+/** A keyword row: the chunk and FTS5's bm25 (negative, lower is better). */
+type Row = [id: number, b: number];
 
-/**
- * The first `limit` of `rows` (the best `fetch` by bm25) that pass the filters; null when fewer passed and more
- * rows could: read further.
- */
-function keptRows(db: Database, filters: FilterSql, rows: Row[], limit: number, fetch: number, facts?: ChunkFacts): Row[] | null {
-  const pass = new Set(
-    passing(
-      db,
-      filters,
-      rows.map(([id]) => id),
-      facts,
-    ),
-  );
-  const kept = rows.filter(([id]) => pass.has(id));
-  return kept.length >= limit || rows.length < fetch ? kept.slice(0, limit) : null;
+/** The `content, heading, title` weights for FTS5's bm25(). */
+function bm25Weights(ranking: Ranking): string {
+  const { content, heading, title } = ranking.columns;
+  return `${content}, ${heading}, ${title}`;
 }
 
 /** The hits of a keyword list read in an earlier snapshot that still pass the filters in this one. */

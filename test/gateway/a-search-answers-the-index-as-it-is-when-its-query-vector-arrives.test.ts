@@ -1,29 +1,62 @@
-// A hybrid search reads its keyword half while main's query pool embeds the query (searchWhileEmbedding), here or in
-// the keyword thread: whatever the store writer or a reindex changes meanwhile, the answer holds only notes that pass
-// the filters when the vector arrives, from the file the search started on; after a swap, vector search reads the new
-// file's vectors.
-import { mkdtempSync, rmSync } from 'node:fs';
+// A hybrid search reads its keyword half while main's query pool embeds the query (searchWhileEmbedding): whatever
+// the store writer or a reindex changes meanwhile, the answer holds only notes that pass the filters when the vector
+// arrives, from the file the search started on; after a swap, vector search reads the new file's vectors.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { IndexView, type SearchLimits } from '../../actors/gateway/index-view.js';
-import { KeywordThread } from '../../actors/gateway/keyword-thread.js';
 import { createUseLiteProvider } from '../../actors/embedder/use-lite/provider.js';
+import { IndexWriter } from '../../actors/store-writer/index-writer.js';
+import { openIndex } from '../../actors/store-writer/schema.js';
 import { swapIndexFiles } from '../../actors/store-writer/swap.js';
+import type { EmbeddingProvider } from '../../messages/embedding.js';
 import { Board } from '../../supervisors/runtime/board.js';
-import { fillIndex, heldBack } from '../helpers/held-model.js';
 import { chunk, doc } from '../helpers/index-fixture.js';
 
 const limits: SearchLimits = { defaultK: 10, maxK: 20, minScore: 0, defaultMode: 'hybrid', userId: 'default' };
+const NOW = () => 1_700_000_000_000;
 
-/** A keyword thread for `view`, taking reads before the test goes on; closed with the test. */
-async function withThread(t: { teardown(fn: () => Promise<void>): void }, view: IndexView): Promise<KeywordThread> {
-  const keywords = new KeywordThread();
-  t.teardown(() => keywords.close());
-  keywords.start();
-  await keywords.whenReady();
-  view.keywords = keywords;
-  return keywords;
+type Model = Awaited<ReturnType<typeof createUseLiteProvider>>;
+
+/** The real model, whose answers are held back until `release()`: the query is "still being embedded". */
+function heldBack(model: Model): { provider: Pick<EmbeddingProvider, 'info' | 'embed'>; release: () => void } {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  return {
+    provider: {
+      info: model.info,
+      embed: async (texts) => {
+        const v = await model.embed(texts);
+        await gate;
+        return v;
+      },
+    },
+    release,
+  };
+}
+
+/** An index at `file` with these notes, their vectors from the real model; the writer stays open until `close`. */
+async function fill(
+  t: { teardown(fn: () => void): void },
+  file: string,
+  model: Model,
+  notes: Record<string, string>,
+  dropFirst = 0,
+): Promise<{ writer: IndexWriter; close: () => void }> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const db = openIndex(file, { readonly: false });
+  const close = () => db.open && db.close();
+  t.teardown(close);
+  const writer = new IndexWriter(db, { model: model.info, chunkerVersion: 'test-1', now: NOW });
+  // notes written and deleted first: this file's chunk ids start past another file's
+  for (let i = 0; i < dropFirst; i++) writer.upsertDocument(doc(`dropped-${i}.md`, [chunk(0, `dropped ${i}`)]));
+  for (let i = 0; i < dropFirst; i++) writer.deleteDocument('vault', `dropped-${i}.md`);
+  for (const [p, text] of Object.entries(notes)) {
+    const [vector] = await model.embed([text]);
+    writer.upsertDocument(doc(p, [chunk(0, text, { vector })]));
+  }
+  return { writer, close };
 }
 
 const paths = (r: { results: Array<{ path?: string }> }): string[] => r.results.map((h) => h.path ?? '').sort();
@@ -38,7 +71,7 @@ t.test('with the real model', async (t) => {
 
   t.test('a note renamed out of the folder, made sensitive or deleted meanwhile is not answered', async (t) => {
     const file = fresh();
-    const { writer } = await fillIndex(t, file, model, {
+    const { writer } = await fill(t, file, model, {
       'Projects/heron-moved.md': 'A heron waded through the reeds at dawn.',
       'Projects/heron-private.md': 'The heron nest by the weir has three eggs.',
       'Projects/heron-gone.md': 'A grey heron stood still on the riverbank.',
@@ -64,61 +97,29 @@ t.test('with the real model', async (t) => {
     t.same(paths(res), ['Projects/heron-kept.md'], 'only the note that still passes the filters');
   });
 
-  t.test('keyword rows the thread read before a note was made sensitive or deleted do not bring it back', async (t) => {
-    const file = fresh();
-    const { writer } = await fillIndex(t, file, model, {
-      'heron-private.md': 'The heron nest by the weir has three eggs.',
-      'heron-gone.md': 'A grey heron stood still on the riverbank.',
-      'heron-kept.md': 'We counted one heron and two egrets on the lake.',
-    });
-    const view = new IndexView(file, new Board(), limits);
+  t.test('a search in flight when the index is swapped finishes on the file it started on', async (t) => {
+    const live = fresh();
+    const next = path.join(path.dirname(live), 'index.next.sqlite');
+    (await fill(t, live, model, { 'old.md': 'An old note about a heron by the weir.' })).close();
+    const board = new Board();
+    const view = new IndexView(live, board, limits);
     t.teardown(() => view.close());
-    const keywords = await withThread(t, view);
     const held = heldBack(model);
     view.provider = { state: 'ready', provider: held.provider };
-    const pending = view.search({ query: 'heron', mode: 'hybrid', group: 'chunk', k: 3 });
-    await keywords.idle(); // the thread has read its rows: all three notes hold the word
-    writer.upsertDocument(doc('heron-private.md', [chunk(0, 'The heron nest by the weir has three eggs.')], { sensitive: true }));
-    writer.deleteDocument('vault', 'heron-gone.md');
+    const pending = view.search({ query: 'heron', mode: 'hybrid' });
+
+    (await fill(t, next, model, { 'new.md': 'A new note: the heron came back to the weir.' }, 5)).close(); // as a reindex closes it
+    swapIndexFiles(next, live);
+    board.add('indexGeneration', 1);
+    t.same(paths(await view.search({ query: 'heron', mode: 'bm25' })), ['new.md'], 'a search after the swap reads the new file');
     held.release();
-    const res = await pending;
-    t.equal(keywords.answered, 1, 'the keyword rows came from the thread');
-    t.same(paths(res), ['heron-kept.md'], 'only the note that still passes the filters');
+    t.same(paths(await pending), ['old.md'], 'the one in flight answers from the file it started on');
   });
-
-  for (const thread of [false, true])
-    t.test(
-      `a search in flight when the index is swapped finishes on the file it started on${thread ? ' (keyword thread)' : ''}`,
-      async (t) => {
-        const live = fresh();
-        const next = path.join(path.dirname(live), 'index.next.sqlite');
-        (await fillIndex(t, live, model, { 'old.md': 'An old note about a heron by the weir.' })).close();
-        const board = new Board();
-        const view = new IndexView(live, board, limits);
-        t.teardown(() => view.close());
-        const keywords = thread ? await withThread(t, view) : null;
-        const held = heldBack(model);
-        view.provider = { state: 'ready', provider: held.provider };
-        const pending = view.search({ query: 'heron', mode: 'hybrid' });
-        await keywords?.idle(); // the thread has read the old file's rows
-
-        (await fillIndex(t, next, model, { 'new.md': 'A new note: the heron came back to the weir.' }, 5)).close(); // as a reindex closes it
-        swapIndexFiles(next, live);
-        board.add('indexGeneration', 1);
-        t.same(paths(await view.search({ query: 'heron', mode: 'bm25' })), ['new.md'], 'a search after the swap reads the new file');
-        held.release();
-        t.same(paths(await pending), ['old.md'], 'the one in flight answers from the file it started on');
-        if (!keywords) return;
-        view.provider = { state: 'ready', provider: model };
-        t.same(paths(await view.search({ query: 'heron', mode: 'hybrid' })), ['new.md'], 'the thread reads the new file after the swap');
-        t.equal(keywords.answered, 2, 'both hybrid searches took their rows from the thread');
-      },
-    );
 
   t.test("after a swap, vector search reads the new file's vectors", async (t) => {
     const live = fresh();
     const next = path.join(path.dirname(live), 'index.next.sqlite');
-    const old = await fillIndex(t, live, model, {
+    const old = await fill(t, live, model, {
       'dog.md': 'My dog loves to chase the ball in the park every morning.',
       'soup.md': 'A recipe for lentil soup with cumin, carrots and lemon.',
       'bike.md': 'How to replace a worn bicycle chain and adjust the derailleur.',
@@ -133,7 +134,7 @@ t.test('with the real model', async (t) => {
       (await view.search({ query: 'puppy playing fetch', mode: 'vector', k: 1 })).results[0]?.path;
     t.equal(await top(), 'dog.md');
     // the new file's chunk ids start past the old file's: a coarse pass over the old file's bits would find none of them
-    (await fillIndex(t, next, model, { 'cat.md': 'Our cat naps in the sun by the window all afternoon.' }, 5)).close();
+    (await fill(t, next, model, { 'cat.md': 'Our cat naps in the sun by the window all afternoon.' }, 5)).close();
     swapIndexFiles(next, live);
     board.add('indexGeneration', 1);
     t.equal(await top(), 'cat.md', 'the pet of the new index is found by meaning');
