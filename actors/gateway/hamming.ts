@@ -1,6 +1,8 @@
 // The coarse pass's kernels in a few lines of WebAssembly: Hamming distances of packed sign bits to the query's
 // (i64.popcnt is one CPU instruction, where JavaScript needs a dozen shifts and masks per 32 bits: 100k × 512 bits
-// in 0.3 ms against ~20 ms), and the query's float dot product with the ±1 vectors those bits stand for.
+// in 0.3 ms against ~20 ms), the query's float dot product with the ±1 vectors those bits stand for, and its dot
+// product with the candidates' 4-bit codes (SIMD).
+import { nibbleCodeBytes } from '../store-writer/nibble-codes.js';
 
 // The opcodes used below (WebAssembly core spec, binary format).
 const I32 = 0x7f;
@@ -16,9 +18,9 @@ const TEE = 0x22;
 const I32_CONST = 0x41;
 const I32_ADD = 0x6a;
 const I32_SHL = 0x74;
-const I32_MUL = 0x6c;
 const I32_AND = 0x71;
 const I32_SHR_U = 0x76;
+const I32_MUL = 0x6c;
 const I32_GE_U = 0x4f;
 const I32_LE_U = 0x4d;
 const IF = [0x04, 0x40];
@@ -27,11 +29,27 @@ const I64_POPCNT = 0x7b;
 const I64_ADD = 0x7c;
 const I32_WRAP_I64 = 0xa7;
 const F32_ADD = 0x92;
+const F32_MUL = 0x94;
+const F32_CONVERT_I32_S = 0xb2;
+const I32_SUB = 0x6b;
+const V128 = 0x7b;
+// SIMD (the 0xfd prefix, then the opcode as unsigned LEB128)
+const simd = (op: number) => [0xfd, ...uleb(op)];
+const v128Load = (offset: number) => [...simd(0x00), 0x04, ...uleb(offset)];
+const v128Const = (byte: number) => [...simd(0x0c), ...Array<number>(16).fill(byte)];
+const V128_AND = simd(0x4e);
+const I8X16_SHR_U = simd(0x6d);
+const I16X8_EXTEND_LOW_I8X16_U = simd(0x89);
+const I16X8_EXTEND_HIGH_I8X16_U = simd(0x8a);
+const I32X4_ADD = simd(0xae);
+const I32X4_DOT_I16X8_S = simd(0xba);
+const i32x4ExtractLane = (lane: number) => [...simd(0x1b), lane];
 const i32Load8 = (offset: number) => [0x2d, 0x00, ...uleb(offset)];
 const f32Load = (offset: number) => [0x2a, 0x02, ...uleb(offset)];
 const f32Store = [0x38, 0x02, 0x00];
 const i64Load = (offset: number) => [0x29, 0x03, ...uleb(offset)];
 const i32Load = [0x28, 0x02, 0x00];
+const i32LoadAt = (offset: number) => [0x28, 0x02, ...uleb(offset)];
 const i32Load16U = [0x2f, 0x01, 0x00];
 const i32Store = [0x36, 0x02, 0x00];
 const i32Store16 = [0x3b, 0x01, 0x00];
@@ -163,6 +181,67 @@ function asymmetricBody(bytes: number, stride: number): number[] {
 }
 
 /**
+ * nibble(query, codes, scales, slots, m, out, bias): for each listed slot, the dot product of the query (i16 at
+ * `query`, dimensions in order, padded to whole blocks) with the slot's 4-bit codes (nibble-codes.ts: 16 bytes a block
+ * of 32 dimensions, each code + 8), less `bias` (8 × the query's sum), times the slot's scale (f32 at `scales`), as f32
+ * at `out`. A block is one load; its low and high nibbles widen to i16 and meet the query in i32x4.dot_i16x8_s.
+ */
+function nibbleBody(blocks: number): number[] {
+  const [query, codes, scales, slots, m, out, bias] = [0, 1, 2, 3, 4, 5, 6];
+  const [end, slot, addr, at, sink, acc, v, half] = [7, 8, 9, 10, 11, 12, 13, 14];
+  const dotInto = (from: number, widen: number[], at: number): number[] => [
+    ...[GET, from, ...widen, GET, query, ...v128Load(at), ...I32X4_DOT_I16X8_S],
+    ...[GET, acc, ...I32X4_ADD, SET, acc],
+  ];
+  const block = (b: number): number[] => [
+    ...[GET, addr, ...v128Load(b * 16), SET, v],
+    ...[GET, v, ...v128Const(0x0f), ...V128_AND, SET, half],
+    ...dotInto(half, I16X8_EXTEND_LOW_I8X16_U, b * 64),
+    ...dotInto(half, I16X8_EXTEND_HIGH_I8X16_U, b * 64 + 16),
+    ...[GET, v, ...i32Const(4), ...I8X16_SHR_U, SET, half],
+    ...dotInto(half, I16X8_EXTEND_LOW_I8X16_U, b * 64 + 32),
+    ...dotInto(half, I16X8_EXTEND_HIGH_I8X16_U, b * 64 + 48),
+  ];
+  const lanes = [0, 1, 2, 3].flatMap((l) => [GET, acc, ...i32x4ExtractLane(l), ...(l > 0 ? [I32_ADD] : [])]);
+  const addrOf = [GET, codes, GET, slot, ...i32Const(blocks * 16), I32_MUL, I32_ADD, SET, addr];
+  // First one load from each cache line of every candidate, none waiting on another: the lines arrive side by side
+  // (random 64-byte lines at 100k chunks miss the caches), where the dot products below would wait on each in turn.
+  const touch = Array.from({ length: Math.ceil(blocks / 4) }, (_, i) => [GET, addr, ...i32LoadAt(i * 64), I32_ADD]).flat();
+  const code = [
+    ...[GET, slots, GET, m, ...i32Const(2), I32_SHL, I32_ADD, SET, end],
+    ...[GET, slots, SET, at],
+    ...BLOCK,
+    ...LOOP,
+    ...[GET, at, GET, end, I32_GE_U, BR_IF, 1],
+    ...[GET, at, ...i32Load, SET, slot],
+    ...addrOf,
+    ...[GET, sink, ...touch, SET, sink],
+    ...[GET, at, ...i32Const(4), I32_ADD, SET, at],
+    ...[BR, 0, END, END],
+    ...[GET, out, GET, sink, ...i32Store], // kept, so the loads are too; the first score overwrites it
+    ...BLOCK,
+    ...LOOP,
+    ...[GET, slots, GET, end, I32_GE_U, BR_IF, 1],
+    ...[GET, slots, ...i32Load, SET, slot],
+    ...addrOf,
+    ...[...v128Const(0), SET, acc],
+    ...Array.from({ length: blocks }, (_, b) => block(b)).flat(),
+    ...[GET, out, ...lanes, GET, bias, I32_SUB, F32_CONVERT_I32_S],
+    ...[GET, scales, GET, slot, ...i32Const(2), I32_SHL, I32_ADD, ...f32Load(0), F32_MUL, ...f32Store],
+    ...[GET, slots, ...i32Const(4), I32_ADD, SET, slots],
+    ...[GET, out, ...i32Const(4), I32_ADD, SET, out],
+    ...[BR, 0, END, END, END],
+  ];
+  return [
+    ...vec([
+      [5, I32],
+      [3, V128],
+    ]),
+    ...code,
+  ];
+}
+
+/**
  * collect(out, m, last, list) → count: the positions (u32, ascending) of the u16 distances at `out` that are at most
  * `last`, written at `list`. The counting sort then places only those, in JavaScript: a loop over all `m` distances
  * there cost ~0.7 ms at 100k chunks in a search.
@@ -193,22 +272,33 @@ function moduleBytes(dim: number): Uint8Array {
   const scanType = [0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([])];
   const slotsType = [0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32]]), ...vec([])];
   const collectType = [0x60, ...vec([[I32], [I32], [I32], [I32]]), ...vec([[I32]])];
+  const nibbleType = [0x60, ...vec(Array.from({ length: 7 }, () => [I32])), ...vec([])];
   const body = (b: number[]) => [...uleb(b.length), ...b];
   return Uint8Array.from([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vec([scanType, slotsType, collectType])),
+    ...section(1, vec([scanType, slotsType, collectType, nibbleType])),
     ...section(2, vec([[...name('m'), ...name('mem'), 0x02, 0x00, 0x01]])), // memory imported, at least one page
-    ...section(3, vec([[0], [1], [0], [2]])),
+    ...section(3, vec([[0], [1], [0], [3], [2]])),
     ...section(
       7,
       vec([
         [...name('scan'), 0x00, 0],
         [...name('scanSlots'), 0x00, 1],
         [...name('asymmetric'), 0x00, 2],
-        [...name('collect'), 0x00, 3],
+        [...name('nibble'), 0x00, 3],
+        [...name('collect'), 0x00, 4],
       ]),
     ),
-    ...section(10, vec([body(scanBody(words)), body(scanSlotsBody(words)), body(asymmetricBody(dim / 8, words * 8)), body(collectBody())])),
+    ...section(
+      10,
+      vec([
+        body(scanBody(words)),
+        body(scanSlotsBody(words)),
+        body(asymmetricBody(dim / 8, words * 8)),
+        body(nibbleBody(nibbleCodeBytes(dim) / 16)),
+        body(collectBody()),
+      ]),
+    ),
   ]);
 }
 
@@ -223,6 +313,8 @@ export interface HammingKernel {
   scanSlots(q: number, base: number, slots: number, m: number, out: number, hist: number): void;
   /** Asymmetric scores (f32, higher is nearer) of the `m` listed slots, from `table`: dim/4 rows of 16 f32 (see asymmetricBody). */
   asymmetric(table: number, base: number, slots: number, m: number, out: number): void;
+  /** 4-bit scores (f32, ≈ the dot product with the unit vector, times the query's scale) of the `m` listed slots (see nibbleBody). */
+  nibble(query: number, codes: number, scales: number, slots: number, m: number, out: number, bias: number): void;
   /** The positions (u32, ascending) of the `m` u16 distances at `out` that are at most `last`, written at `list`; how many. */
   collect(out: number, m: number, last: number, list: number): number;
 }

@@ -160,8 +160,10 @@ function searchInSnapshot(
     lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25Depth), weight: 1 });
   }
   const oversample = opts.oversample ?? DEFAULT_OVERSAMPLE;
+  // the chunks a vector list ranks get their exact cosine; those read deeper only for the complete scores, the estimate
+  const vectorDepth = { read: depths.vectorLimit, exact: depths.vectorDepth };
   if (req.mode === 'vector' || fusing) {
-    const vec = useVector ? vectorList(db, queryVector, filters, k, depths.vectorLimit, oversample, facts) : [];
+    const vec = useVector ? vectorList(db, queryVector, filters, k, vectorDepth, oversample, facts) : [];
     deep.push(vec);
     lists.push({ kind: 'vector', items: vec.slice(0, depths.vectorDepth), weight: r.fusion.vector });
   }
@@ -170,7 +172,7 @@ function searchInSnapshot(
     const seeds = seedChunks(db, fuseLists(lists, r.fusion), r.feedback.k, docs);
     const moved = feedbackVector(db, queryVector!, seeds, r.feedback.beta);
     if (moved !== queryVector) {
-      const fb = vectorList(db, moved, filters, k, depths.vectorLimit, r.feedback.oversample ?? oversample, facts);
+      const fb = vectorList(db, moved, filters, k, vectorDepth, r.feedback.oversample ?? oversample, facts);
       deep.push(fb);
       lists.push({ kind: 'vector', items: fb.slice(0, depths.vectorDepth), weight: r.feedback.weight });
     }

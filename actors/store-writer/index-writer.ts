@@ -306,7 +306,10 @@ export class IndexWriter {
   #insertVector(chunkId: number, vector: Float32Array): void {
     const blob = vectorBlob(vector);
     prepared(this.#db, `INSERT INTO memory_vectors (chunk_id, embedding) VALUES (?, ?)`).run(chunkId, blob);
-    prepared(this.#db, `INSERT INTO memory_vectors_bit (chunk_id, embedding) VALUES (?, vec_quantize_binary(?))`).run(chunkId, blob);
+    prepared(
+      this.#db,
+      `INSERT INTO memory_vectors_bit (chunk_id, embedding, codes) VALUES (@id, vec_quantize_binary(@v), mv_nibbles(@v))`,
+    ).run({ id: chunkId, v: blob });
   }
 
   #setMeta(key: string, value: string): void {

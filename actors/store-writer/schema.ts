@@ -4,11 +4,12 @@ import type { Database } from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { forgetPrepared, prepared } from './statement-cache.js';
 import { createFactsV4 } from './facts-schema.js';
+import { nibbleCodesOfBlob, nibbleRowBytes } from './nibble-codes.js';
 import { bigramText, hasUnspaced } from './unspaced-scripts.js';
 import { VECTOR_LOG_RESET_SQL, VECTOR_LOG_SQL, VECTOR_LOG_TRIGGERS_SQL } from './vector-log.js';
 
 /** The schema this code writes; stored in `PRAGMA user_version` and in meta `schema_version`. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 /** How memory_fts and memory_fts_bigram split and fold text (the snippets' scratch table tokenizes the same way). */
 export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
@@ -44,6 +45,8 @@ export function openIndex(file: string, opts: { readonly: boolean; cacheMiB?: nu
       texts.some((t) => hasUnspaced(t as string | null)) ? 1 : 0,
     );
     db.function('mv_bigrams', { deterministic: true }, (text: unknown) => bigramText(text as string | null));
+    // The writer stores each vector's 4-bit codes with its bits, and the v5 migration fills them in, with this.
+    db.function('mv_nibbles', { deterministic: true }, (blob: unknown) => nibbleCodesOfBlob(blob as Buffer));
     db.pragma('busy_timeout = 5000');
     db.pragma('temp_store = MEMORY');
     // Search connections default to 64 MiB of pages: at 100k chunks the bit vectors (~7 MiB) and hot FTS pages
@@ -81,7 +84,7 @@ function checkVersion(db: Database, file: string): void {
 }
 
 /** MIGRATIONS[i] takes the schema from version i to i + 1. */
-const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [createV1, createV2, createV3, createFactsV4];
+const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [createV1, createV2, createV3, createFactsV4, createV5];
 
 function migrate(db: Database, file: string): void {
   const from = userVersion(db);
@@ -247,7 +250,10 @@ function createV3(db: Database): void {
   // vec0 tables cannot be renamed (their shadow tables keep the old name): copy into new ones, then drop them
   db.exec(`
     DROP TRIGGER memory_chunks_vec_ad;
-    ${vectorTablesSql(dim, '_v3')}
+    CREATE TABLE memory_vectors_v3 (
+      chunk_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL CHECK (length(embedding) = ${dim * 4}));
+    CREATE TABLE memory_vectors_bit_v3 (
+      chunk_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL CHECK (length(embedding) = ${dim / 8}));
     INSERT INTO memory_vectors_v3 (chunk_id, embedding) SELECT chunk_id, embedding FROM memory_vectors;
     INSERT INTO memory_vectors_bit_v3 (chunk_id, embedding) SELECT chunk_id, embedding FROM memory_vectors_bit;
     DROP TABLE memory_vectors;
@@ -255,6 +261,26 @@ function createV3(db: Database): void {
     ALTER TABLE memory_vectors_v3 RENAME TO memory_vectors;
     ALTER TABLE memory_vectors_bit_v3 RENAME TO memory_vectors_bit;
     ${VECTOR_TRIGGERS_SQL}
+  `);
+  forgetPrepared(db);
+}
+
+/**
+ * v5: each vector's 4-bit codes and scale (nibble-codes.ts) are stored with its sign bits, computed here from the
+ * float vectors. The gateway re-ranks the Hamming candidates by them and reads far fewer float vectors back.
+ */
+function createV5(db: Database): void {
+  const dim = vectorDim(db);
+  if (dim === null) return;
+  db.exec(`
+    DROP TRIGGER memory_chunks_vec_ad;
+    ${bitTableSql(dim, '_v5')}
+    INSERT INTO memory_vectors_bit_v5 (chunk_id, embedding, codes)
+      SELECT b.chunk_id, b.embedding, mv_nibbles(v.embedding) FROM memory_vectors_bit b JOIN memory_vectors v USING (chunk_id);
+    DROP TABLE memory_vectors_bit;
+    ALTER TABLE memory_vectors_bit_v5 RENAME TO memory_vectors_bit;
+    ${VECTOR_TRIGGERS_SQL}
+    ${VECTOR_LOG_RESET_SQL}
   `);
   forgetPrepared(db);
 }
@@ -267,25 +293,33 @@ export function vectorDim(db: Database): number | null {
 
 /**
  * Create the tables for vectors of `dim` floats (float32 little-endian, as sqlite-vec reads them) and their sign
- * bits (vec_quantize_binary: the gateway's coarse pass), and the trigger that drops a chunk's vectors with the
- * chunk. Called by the writer when a model is first set or changes.
+ * bits and 4-bit codes (the gateway's coarse pass and its re-rank), and the trigger that drops a chunk's vectors
+ * with the chunk. Called by the writer when a model is first set or changes.
  */
 export function createVectorTables(db: Database, dim: number): void {
   if (!Number.isInteger(dim) || dim <= 0 || dim % 8 !== 0) {
     throw new Error(`vector dim must be a positive multiple of 8 (bit quantization packs 8 per byte), got ${dim}`);
   }
-  db.exec(`${vectorTablesSql(dim, '')} ${VECTOR_TRIGGERS_SQL}`);
+  db.exec(`${vectorTablesSql(dim)} ${VECTOR_TRIGGERS_SQL}`);
   db.prepare(`INSERT INTO meta(key, value) VALUES ('vector_dim', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(
     String(dim),
   );
 }
 
-function vectorTablesSql(dim: number, suffix: string): string {
+function vectorTablesSql(dim: number): string {
   return `
-    CREATE TABLE memory_vectors${suffix} (
+    CREATE TABLE memory_vectors (
       chunk_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL CHECK (length(embedding) = ${dim * 4}));
+    ${bitTableSql(dim, '')}`;
+}
+
+/** The sign bits (vec_quantize_binary) and the 4-bit codes with their scale (mv_nibbles) of each vector. */
+function bitTableSql(dim: number, suffix: string): string {
+  return `
     CREATE TABLE memory_vectors_bit${suffix} (
-      chunk_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL CHECK (length(embedding) = ${dim / 8}));`;
+      chunk_id INTEGER PRIMARY KEY,
+      embedding BLOB NOT NULL CHECK (length(embedding) = ${dim / 8}),
+      codes BLOB NOT NULL CHECK (length(codes) = ${nibbleRowBytes(dim)}));`;
 }
 
 /** A chunk's vectors go with it; the vector log hears of every change to the bits. */

@@ -149,7 +149,7 @@ export function snapshot(db: Database): unknown {
     chunks: all(`SELECT * FROM memory_chunks ORDER BY id`),
     fts: all(`SELECT rowid, content, heading, title FROM memory_fts ORDER BY rowid`),
     vectors: hasVectors ? all(`SELECT chunk_id, hex(embedding) AS e FROM memory_vectors ORDER BY chunk_id`) : [],
-    bits: hasVectors ? all(`SELECT chunk_id, hex(embedding) AS e FROM memory_vectors_bit ORDER BY chunk_id`) : [],
+    bits: hasVectors ? all(`SELECT chunk_id, hex(embedding) AS e, hex(codes) AS c FROM memory_vectors_bit ORDER BY chunk_id`) : [],
     fileStatus: all(`SELECT * FROM file_status ORDER BY path`),
     meta: all(`SELECT * FROM meta WHERE key <> 'created_at' ORDER BY key`),
   };
