@@ -160,16 +160,7 @@ export class CoarseIndex {
   refine(query: Float32Array, ids: readonly number[], r: number): number[] {
     const m = ids.length;
     if (m <= r) return [...ids];
-    const { out, slotsAt } = this.#scratch();
-    const slots = new Uint32Array(this.#memory.buffer, slotsAt, m);
-    if (this.#last?.ids === ids && this.#last.slots.length === m) slots.set(this.#last.slots);
-    else {
-      for (let i = 0; i < m; i++) {
-        const s = this.#slots.slotOf(ids[i]!);
-        if (s < 0) throw new Error(`chunk ${ids[i]} has no vector in the coarse index`);
-        slots[i] = s;
-      }
-    }
+    const { out, slotsAt } = this.#listSlots(ids);
     // table[row][v]: the query summed over the bits set in v, for nibble `row` (an addition from a smaller v each)
     const table = new Float32Array(this.#memory.buffer, this.#tableAt, (this.dim / 4) * 16);
     for (let row = 0; row < this.dim / 4; row++) {
@@ -182,16 +173,7 @@ export class CoarseIndex {
     }
     this.#kernel.asymmetric(this.#tableAt, this.#vectorsAt, slotsAt, m, out);
     const score = new Float32Array(this.#memory.buffer, out, m);
-    // the r-th best score, selected in a copy, then the ids above it and, in the given order, as many at it as fit
-    const cut = kthLargest(Float32Array.from(score), r);
-    let ties = r;
-    for (let i = 0; i < m; i++) if (score[i]! > cut) ties--;
-    const kept: number[] = [];
-    for (let i = 0; i < m; i++) {
-      const x = score[i]!;
-      if (x > cut || (x === cut && ties-- > 0)) kept.push(ids[i]!);
-    }
-    return kept;
+    return bestPositions(score, r).map((i) => ids[i]!);
   }
 
   /**
@@ -201,16 +183,7 @@ export class CoarseIndex {
   rerank(query: Float32Array, ids: readonly number[], r: number): Ranked[] {
     const m = ids.length;
     if (m === 0 || r <= 0) return [];
-    const { out, slotsAt } = this.#scratch();
-    const slots = new Uint32Array(this.#memory.buffer, slotsAt, m);
-    if (this.#last?.ids === ids && this.#last.slots.length === m) slots.set(this.#last.slots);
-    else {
-      for (let i = 0; i < m; i++) {
-        const s = this.#slots.slotOf(ids[i]!);
-        if (s < 0) throw new Error(`chunk ${ids[i]} has no vector in the coarse index`);
-        slots[i] = s;
-      }
-    }
+    const { out, slotsAt } = this.#listSlots(ids);
     // the query as i16, QUERY_RANGE at its largest dimension; the codes are stored + 8, so 8 × its sum comes off
     let max = 0;
     let norm = 0;
@@ -226,18 +199,25 @@ export class CoarseIndex {
     this.#kernel.nibble(this.#queryAt, this.#codesAt(), this.#scalesAt(), slotsAt, m, out, 8 * sum);
     const score = new Float32Array(this.#memory.buffer, out, m);
     const unit = max / QUERY_RANGE / Math.sqrt(norm);
-    if (m <= r) return Array.from(ids, (id, i) => ({ id, score: score[i]! * unit })).sort((a, b) => b.score - a.score);
-    // the r-th best score, selected in a copy (a native sort of the copy took ~8× as long), then the ids above it
-    // and, in the given order, as many at it as fit
-    const cut = kthLargest(Float32Array.from(score), r);
-    let ties = r;
-    for (let i = 0; i < m; i++) if (score[i]! > cut) ties--;
-    const kept: Ranked[] = [];
-    for (let i = 0; i < m; i++) {
-      const x = score[i]!;
-      if (x > cut || (x === cut && ties-- > 0)) kept.push({ id: ids[i]!, score: x * unit });
+    return (m <= r ? [...ids.keys()] : bestPositions(score, r))
+      .map((i) => ({ id: ids[i]!, score: score[i]! * unit }))
+      .sort((a, b) => b.score - a.score);
+  }
+
+  /** `ids`' slots into the scratch slot list (those of nearest()'s last answer are known already). */
+  #listSlots(ids: readonly number[]): { out: number; slotsAt: number } {
+    const m = ids.length;
+    const { out, slotsAt } = this.#scratch();
+    const slots = new Uint32Array(this.#memory.buffer, slotsAt, m);
+    if (this.#last?.ids === ids && this.#last.slots.length === m) slots.set(this.#last.slots);
+    else {
+      for (let i = 0; i < m; i++) {
+        const s = this.#slots.slotOf(ids[i]!);
+        if (s < 0) throw new Error(`chunk ${ids[i]} has no vector in the coarse index`);
+        slots[i] = s;
+      }
     }
-    return kept.sort((a, b) => b.score - a.score);
+    return { out, slotsAt };
   }
 
   /** Every vector again, from the store (first use, a reindex, another model, or a log this reader fell behind). */
@@ -360,6 +340,22 @@ export class CoarseIndex {
       b[j] = byte;
     }
   }
+}
+
+/**
+ * The positions of the `r` highest of `score` (r < its length), ascending: those above the r-th best and, first
+ * come, as many at it as fit. The r-th best by quickselect on a copy (a native sort of the copy took ~8× as long).
+ */
+function bestPositions(score: Float32Array, r: number): number[] {
+  const cut = kthLargest(Float32Array.from(score), r);
+  let ties = r;
+  for (const x of score) if (x > cut) ties--;
+  const at: number[] = [];
+  for (let i = 0; i < score.length; i++) {
+    const x = score[i]!;
+    if (x > cut || (x === cut && ties-- > 0)) at.push(i);
+  }
+  return at;
 }
 
 /** The k-th largest of `values` (1 ≤ k ≤ length), which it reorders: quickselect (Hoare's partition), O(n). */
