@@ -189,8 +189,8 @@ function asymmetricBody(bytes: number, stride: number): number[] {
 function nibbleBody(blocks: number): number[] {
   const [query, codes, scales, slots, m, out, bias] = [0, 1, 2, 3, 4, 5, 6];
   const [end, slot, addr, at, sink, acc, v, half] = [7, 8, 9, 10, 11, 12, 13, 14];
-  const dotInto = (from: number, widen: number[], at: number): number[] => [
-    ...[GET, from, ...widen, GET, query, ...v128Load(at), ...I32X4_DOT_I16X8_S],
+  const dotInto = (from: number, widen: number[], offset: number): number[] => [
+    ...[GET, from, ...widen, GET, query, ...v128Load(offset), ...I32X4_DOT_I16X8_S],
     ...[GET, acc, ...I32X4_ADD, SET, acc],
   ];
   const block = (b: number): number[] => [

@@ -1,5 +1,5 @@
-// 4-bit codes of a vector (stored beside its sign bits, schema v5): the gateway re-ranks the coarse pass's Hamming
-// candidates by them (coarse-index.ts), close enough to the cosine that only the best few need the float vector.
+// 4-bit codes of a vector (stored beside its sign bits, schema v5): the gateway orders the candidates its sign bits
+// pick by them (coarse-index.ts), close enough to the cosine that only the first few need the float vector.
 
 /** Dimensions a block: a block's codes are 16 bytes, one SIMD load. */
 const BLOCK = 32;

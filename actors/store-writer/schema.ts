@@ -49,8 +49,9 @@ export function openIndex(file: string, opts: { readonly: boolean; cacheMiB?: nu
     db.function('mv_nibbles', { deterministic: true }, (blob: unknown) => nibbleCodesOfBlob(blob as Buffer));
     db.pragma('busy_timeout = 5000');
     db.pragma('temp_store = MEMORY');
-    // Search connections default to 64 MiB of pages: at 100k chunks the bit vectors (~7 MiB) and hot FTS pages
-    // stay cached, ~20% faster vector search than with 16 MiB (mmap measured no faster, and would inflate RSS).
+    // Search connections default to 64 MiB of pages: at 100k chunks hot FTS pages and re-scored float vectors stay
+    // cached (when the bit vectors were still read through it, ~20% faster vector search than with 16 MiB; mmap
+    // measured no faster, and would inflate RSS). The gateway loads its bits and codes through a small cache.
     // Connections that only look rows up by key pass less: every MiB here is resident memory of the daemon.
     db.pragma(`cache_size = -${Math.round((opts.cacheMiB ?? 64) * 1024)}`);
     if (opts.readonly) {
@@ -267,7 +268,7 @@ function createV3(db: Database): void {
 
 /**
  * v5: each vector's 4-bit codes and scale (nibble-codes.ts) are stored with its sign bits, computed here from the
- * float vectors. The gateway re-ranks the Hamming candidates by them and reads far fewer float vectors back.
+ * float vectors. The gateway orders the sign bits' candidates by them and reads far fewer float vectors back.
  */
 function createV5(db: Database): void {
   const dim = vectorDim(db);
