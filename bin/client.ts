@@ -32,12 +32,19 @@ export function readDaemonInfo(dataDir: string): DaemonInfo | null {
   }
 }
 
+/**
+ * How long a live daemon's /healthz may take. Only a process that accepts the connection and then stalls costs the
+ * wait (a dead pid or a closed port answers at once); under a load of ~14 on 2 cores, 1 s was once not enough, and
+ * `memvault mcp` started a second daemon beside the running one.
+ */
+const HEALTH_TIMEOUT_MS = 5_000;
+
 /** The daemon serving this data dir, if one answers /healthz. */
 export async function findDaemon(dataDir: string): Promise<{ url: string; token: string } | null> {
   const info = readDaemonInfo(dataDir);
   if (!info || !pidAlive(info.pid)) return null;
   try {
-    const r = await fetch(`${info.url}/healthz`, { signal: AbortSignal.timeout(1_000) });
+    const r = await fetch(`${info.url}/healthz`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
     if (!r.ok) return null;
     const token = readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
     return { url: info.url, token };
