@@ -1,7 +1,7 @@
 // The store-writer actor: the one owner of the index's write connection; applies every mutation in a transaction.
 import { Counter, Histogram } from 'prom-client';
 import type Database from 'better-sqlite3';
-import { runActor } from '../../supervisors/runtime/worker.js';
+import { type ActorCtx, runActor } from '../../supervisors/runtime/worker.js';
 import { boot } from '../../supervisors/runtime/boot.js';
 import type { StoreMsg } from '../../messages/to-store.js';
 import type { Sends } from '../../supervisors/actors.js';
@@ -14,6 +14,7 @@ import { swapIndexFiles } from './swap.js';
 import { pruneEpisodes } from './episodes.js';
 import { markDegraded, storeFault, writeWithRetry, type RetryDeps } from './write-retry.js';
 import { GitDating } from './recorded-at.js';
+import { IDLE_MS, IdleMerge } from './fts-merge.js';
 
 const { b, board, log } = boot();
 
@@ -99,74 +100,104 @@ function reopenLostIndex(ctx: { state: State; emit(m: Sends<'store'>): void }, r
   ctx.emit({ type: 'memory.rescan', reason: `index file lost: ${reason}` });
 }
 
-runActor<StoreMsg, Sends<'store'>, State>(
-  async (msg, ctx) => {
-    if (msg.type === 'store.swap_index') {
-      ctx.state.db.close();
-      swapIndexFiles(msg.next, b.dbFile);
-      Object.assign(ctx.state, open());
-      board.add('indexGeneration', 1);
-      log.event('index_swapped', { file: b.dbFile });
-      ctx.emit({ type: 'watcher.rescan', reason: 'index swapped' });
-      ctx.emit({ type: 'memory.rescan', reason: 'index swapped' });
-      ctx.reply({ swapped: true });
-      return;
-    }
-    if (msg.type === 'store.reopen_index') return reopenLostIndex(ctx, msg.reason);
-    if (msg.type === 'store.episodes' && msg.batch.generation !== board.get('indexGeneration')) {
-      // built for the index file before a swap: the memory actor replays against the new one
-      ctx.emit({ type: 'memory.projected', batch: msg.batch.id });
-      return;
-    }
-    if (msg.type === 'store.prune_episodes') {
-      const counts = await writeWithRetry(() => pruneEpisodes(applier(ctx.state).writer, msg.cutoffs), retryDeps(ctx));
-      board.set('lastIndexedAt', Date.now());
-      board.add('storeWrites', 1);
-      ctx.reply(counts);
-      return;
-    }
-    // recorded_at from git for fact lines new to the index: read before the write's transaction (git answers async)
-    if (msg.type === 'store.upsert' && msg.note.facts?.length) {
-      const n = msg.note;
-      const stamped = await dating.stamp(ctx.state.db, b.config.user_id, n.path, n.facts!, n.contentHash).catch((err: Error) => {
-        log.warn({ event: 'fact_blame_failed', path: msg.note.path, detail: err.message }, 'new facts keep the index time');
-        return 'failed' as const;
-      });
-      if (stamped !== 'none_new') blames.inc({ outcome: stamped });
-    }
-    const out = await writeWithRetry(() => applier(ctx.state).apply(msg), retryDeps(ctx));
+/** The full-text tables merged into one segment once the writer is idle (fts-merge.ts). */
+let merge: IdleMerge | null = null;
+
+function startMerging(state: State): void {
+  merge = new IdleMerge({
+    db: () => (state.applier ? state.db : null),
+    idleMs: IDLE_MS,
+    merged: ({ table, steps, ms, before }) => {
+      board.add('ftsMerges', 1);
+      log.event('fts_merged', { table, steps, ms, segments_before: before.segments, pages_before: before.pages });
+    },
+    failed: (table, err) =>
+      log.warn({ event: 'fts_merge_failed', table, detail: err.message }, 'the full-text index stays as it is until the next idle'),
+  });
+  merge.busy(); // an index left scattered by the last run is merged once the start-up work is done
+}
+
+async function handle(msg: StoreMsg, ctx: ActorCtx<Sends<'store'>, State>): Promise<void> {
+  if (msg.type === 'store.swap_index') {
+    ctx.state.db.close();
+    swapIndexFiles(msg.next, b.dbFile);
+    Object.assign(ctx.state, open());
+    board.add('indexGeneration', 1);
+    log.event('index_swapped', { file: b.dbFile });
+    ctx.emit({ type: 'watcher.rescan', reason: 'index swapped' });
+    ctx.emit({ type: 'memory.rescan', reason: 'index swapped' });
+    ctx.reply({ swapped: true });
+    return;
+  }
+  if (msg.type === 'store.reopen_index') return reopenLostIndex(ctx, msg.reason);
+  if (msg.type === 'store.episodes' && msg.batch.generation !== board.get('indexGeneration')) {
+    // built for the index file before a swap: the memory actor replays against the new one
+    ctx.emit({ type: 'memory.projected', batch: msg.batch.id });
+    return;
+  }
+  if (msg.type === 'store.prune_episodes') {
+    const counts = await writeWithRetry(() => pruneEpisodes(applier(ctx.state).writer, msg.cutoffs), retryDeps(ctx));
     board.set('lastIndexedAt', Date.now());
     board.add('storeWrites', 1);
-    board.add('chunksIndexed', out.chunks);
-    chunks.inc(out.chunks);
-    if (out.mismatch)
-      log.event(
-        'model_mismatch',
-        { detail: out.mismatch },
-        'vectors not stored: run `memvault reindex` to rebuild with the configured model',
-      );
-    if (out.episodes) {
-      for (const l of out.episodes.latencies) searchable.observe({ source_type: l.sourceType }, l.seconds);
-      // read-your-writes for memory_remember: keyed apart from vault paths (which never hold a NUL)
-      for (const f of out.episodes.facts) ctx.emit({ type: 'gateway.indexed', path: `\u0000fact:${f.id}`, contentHash: f.contentHash });
-      ctx.emit({ type: 'memory.projected', batch: out.episodes.batch });
-    }
-    for (const d of out.done) {
-      files.inc({ outcome: d.outcome });
-      if (d.outcome === 'indexed') log.event('memory_ingest', { path: d.path, chunks: out.chunks });
-      else if (d.outcome === 'failed' && msg.type === 'store.file_failed')
-        log.event('memory_ingest_failed', { path: d.path, reason: msg.reason, detail: msg.message });
-      else if (d.outcome === 'deleted') log.event('memory_delete', { path: d.path });
-      else if (d.outcome === 'stale')
-        log.warn({ event: 'index_row_missing', path: d.path }, 'no indexed row to touch: the note is read again');
-      else if (d.outcome === 'renamed' && msg.type === 'store.rename' && d.path === msg.to)
-        log.event('memory_rename', { from: msg.from, to: msg.to });
-      ctx.emit(d);
-      // read-your-writes: the gateway learns when a path's new content (or its absence) is indexed
-      if (d.outcome !== 'failed' && d.outcome !== 'stale')
-        ctx.emit({ type: 'gateway.indexed', path: d.path, contentHash: d.state?.contentHash ?? null });
+    ctx.reply(counts);
+    return;
+  }
+  // recorded_at from git for fact lines new to the index: read before the write's transaction (git answers async)
+  if (msg.type === 'store.upsert' && msg.note.facts?.length) {
+    const n = msg.note;
+    const stamped = await dating.stamp(ctx.state.db, b.config.user_id, n.path, n.facts!, n.contentHash).catch((err: Error) => {
+      log.warn({ event: 'fact_blame_failed', path: msg.note.path, detail: err.message }, 'new facts keep the index time');
+      return 'failed' as const;
+    });
+    if (stamped !== 'none_new') blames.inc({ outcome: stamped });
+  }
+  const out = await writeWithRetry(() => applier(ctx.state).apply(msg), retryDeps(ctx));
+  board.set('lastIndexedAt', Date.now());
+  board.add('storeWrites', 1);
+  board.add('chunksIndexed', out.chunks);
+  chunks.inc(out.chunks);
+  if (out.mismatch)
+    log.event(
+      'model_mismatch',
+      { detail: out.mismatch },
+      'vectors not stored: run `memvault reindex` to rebuild with the configured model',
+    );
+  if (out.episodes) {
+    for (const l of out.episodes.latencies) searchable.observe({ source_type: l.sourceType }, l.seconds);
+    // read-your-writes for memory_remember: keyed apart from vault paths (which never hold a NUL)
+    for (const f of out.episodes.facts) ctx.emit({ type: 'gateway.indexed', path: `\u0000fact:${f.id}`, contentHash: f.contentHash });
+    ctx.emit({ type: 'memory.projected', batch: out.episodes.batch });
+  }
+  for (const d of out.done) {
+    files.inc({ outcome: d.outcome });
+    if (d.outcome === 'indexed') log.event('memory_ingest', { path: d.path, chunks: out.chunks });
+    else if (d.outcome === 'failed' && msg.type === 'store.file_failed')
+      log.event('memory_ingest_failed', { path: d.path, reason: msg.reason, detail: msg.message });
+    else if (d.outcome === 'deleted') log.event('memory_delete', { path: d.path });
+    else if (d.outcome === 'stale')
+      log.warn({ event: 'index_row_missing', path: d.path }, 'no indexed row to touch: the note is read again');
+    else if (d.outcome === 'renamed' && msg.type === 'store.rename' && d.path === msg.to)
+      log.event('memory_rename', { from: msg.from, to: msg.to });
+    ctx.emit(d);
+    // read-your-writes: the gateway learns when a path's new content (or its absence) is indexed
+    if (d.outcome !== 'failed' && d.outcome !== 'stale')
+      ctx.emit({ type: 'gateway.indexed', path: d.path, contentHash: d.state?.contentHash ?? null });
+  }
+}
+
+runActor<StoreMsg, Sends<'store'>, State>(
+  async (msg, ctx) => {
+    merge?.busy();
+    try {
+      await handle(msg, ctx);
+    } finally {
+      merge?.busy();
     }
   },
   // git's log for dating facts is read when a note first brings new facts (recorded-at.ts), not at every start
-  () => openOrWait(),
+  () => {
+    const state = openOrWait();
+    startMerging(state);
+    return state;
+  },
 );

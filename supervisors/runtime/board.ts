@@ -17,6 +17,7 @@ const SLOTS = [
   'gitState', // GIT_STATES: starting, ready, or why writes are off: git missing, too old, failed (git-writer)
   'storeWrites', // transactions committed since boot; readers recount when it moves (store-writer)
   'indexGeneration', // bumped when reindex swaps in a new index file: readers reopen (store-writer)
+  'ftsMerges', // full-text tables merged into one segment since boot (store-writer: fts-merge.ts)
   'storeState', // 0 ok, then why index writes wait: 1 disk_full, 2 read_only, 3 io_error (store-writer)
   'vaultState', // 0 present, 1 missing (the vault folder is gone: the index is kept, writes refused) (main)
   'llmState', // LLM_STATES: checking, ready, or why LLM-driven jobs idle (scheduler)

@@ -36,6 +36,7 @@ export type LogEvent =
   | 'gateway_request'
   | 'auth_failed'
   | 'index_swapped'
+  | 'fts_merged'
   | 'config_loaded';
 
 export type EventLogger = Logger & { event(name: LogEvent, fields?: Record<string, unknown>, msg?: string): void };
