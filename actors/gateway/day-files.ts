@@ -1,5 +1,6 @@
 // Logs kept as one JSON-lines file per day under a size cap (the recall log, the audit trail).
-import { appendFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync, fstatSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const FILE = /^\d{4}-\d{2}-\d{2}\.jsonl$/;
@@ -13,11 +14,17 @@ export async function dayFiles(dir: string): Promise<string[]> {
   }
 }
 
-/** The appending side of a day-file log: the caller keeps its own queue, so appends run one at a time, in order. */
+/**
+ * The appending side of a day-file log: the caller keeps its own queue, so appends run one at a time, in order. The
+ * day's file stays open: opening and closing it for each line cost ~125 µs of CPU a line on this machine (two logs,
+ * the recall log and the audit trail, take a line of each search), a write on the open file ~3 µs. It is opened again
+ * when the day changes, after a trim, and when the file at its path is no longer the one open (deleted or replaced).
+ */
 export class DayFileWriter {
   readonly #dir: string;
   readonly #maxBytes: number;
   #bytes: number | null = null;
+  #open: { day: string; fd: number; ino: number } | null = null;
 
   constructor(dir: string, maxMb: number) {
     this.#dir = dir;
@@ -30,10 +37,32 @@ export class DayFileWriter {
       await mkdir(this.#dir, { recursive: true, mode: 0o700 });
       this.#bytes = await this.size();
     }
-    await appendFile(path.join(this.#dir, `${day}.jsonl`), line, { mode: 0o600 });
-    this.#bytes += Buffer.byteLength(line);
-    if (this.#bytes > this.#maxBytes) this.#bytes = await trimDayFiles(this.#dir, await dayFiles(this.#dir), this.#maxBytes);
+    const bytes = Buffer.from(line);
+    const fd = this.#fileOf(day);
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+    this.#bytes += bytes.length;
+    if (this.#bytes > this.#maxBytes) {
+      this.close(); // the trim may rewrite the open file
+      this.#bytes = await trimDayFiles(this.#dir, await dayFiles(this.#dir), this.#maxBytes);
+    }
     return this.#bytes;
+  }
+
+  /** Closes the open day file (the next append opens it again). */
+  close(): void {
+    if (this.#open) closeSync(this.#open.fd);
+    this.#open = null;
+  }
+
+  #fileOf(day: string): number {
+    const file = path.join(this.#dir, `${day}.jsonl`);
+    const o = this.#open;
+    if (o && o.day === day && statSync(file, { throwIfNoEntry: false })?.ino === o.ino) return o.fd;
+    this.close();
+    mkdirSync(this.#dir, { recursive: true, mode: 0o700 }); // gone since (the data dir emptied by hand)
+    const fd = openSync(file, 'a', 0o600);
+    this.#open = { day, fd, ino: fstatSync(fd).ino };
+    return fd;
   }
 
   /** Bytes in the day files now. */
