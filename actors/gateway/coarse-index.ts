@@ -44,6 +44,11 @@ export class CoarseIndex {
   #cap = 0;
   /** Each slot's chunk id and each chunk's slot, in typed arrays: no per-chunk object on the V8 heap. */
   readonly #slots = new SlotIds();
+  /**
+   * Each slot's document (a chunk's never changes: chunk ids are not reused), so a search checks its candidates'
+   * documents against the filters without reading their chunk rows (filter-sql.ts, `passing`).
+   */
+  #docs = new Float64Array(0);
   /** The last vector-log row applied; -1 before the first load. */
   #seq = -1;
   /** What nearest() last answered and the slots of those ids, so refine() on that answer skips the id lookups. */
@@ -71,6 +76,12 @@ export class CoarseIndex {
     return this.#slots.size;
   }
 
+  /** The document of chunk `id`, or undefined when it has no vector here. */
+  docOf(id: number): number | undefined {
+    const s = this.#slots.slotOf(id);
+    return s < 0 ? undefined : this.#docs[s];
+  }
+
   /** Bring the index to the store's state in the caller's snapshot: call inside the read transaction that uses it. */
   sync(db: Database): void {
     const log = vectorLogState(db);
@@ -88,10 +99,14 @@ export class CoarseIndex {
         db.pragma(`cache_size = ${cache}`);
       }
     } else {
-      const get = prepared(db, `SELECT embedding AS bits, codes FROM memory_vectors_bit WHERE chunk_id = ?`);
+      const get = prepared(
+        db,
+        `SELECT b.embedding AS bits, b.codes, c.document_id AS doc
+         FROM memory_vectors_bit b CROSS JOIN memory_chunks c ON c.id = b.chunk_id WHERE b.chunk_id = ?`,
+      );
       for (const id of changed) {
-        const row = get.get(id) as { bits: Buffer; codes: Buffer } | undefined;
-        if (row) this.#put(id, row.bits, row.codes);
+        const row = get.get(id) as { bits: Buffer; codes: Buffer; doc: number } | undefined;
+        if (row) this.#put(id, row.bits, row.codes, row.doc);
         else this.#remove(id);
       }
     }
@@ -243,19 +258,16 @@ export class CoarseIndex {
     const row = nibbleRowBytes(this.dim);
     for (let after = -1; ; ) {
       const r = slice.get(after) as { last: number | null; ids: string | null; bits: Buffer | null; codes: Buffer | null };
-      if (r.last === null || r.ids === null || r.bits === null || r.codes === null) return;
+      if (r.last === null || r.ids === null || r.bits === null || r.codes === null) {
+        this.#loadDocs(db);
+        return;
+      }
       const first = this.#slots.size;
       let count = 0;
-      for (let i = 0, id = 0; i <= r.ids.length; i++) {
-        const c = i < r.ids.length ? r.ids.charCodeAt(i) : 44;
-        if (c >= 48 && c <= 57) id = id * 10 + (c - 48);
-        else if (c !== 44) throw new Error(`chunk id list holds ${JSON.stringify(r.ids.slice(i, i + 12))}: ids are positive integers`);
-        else {
-          this.#slots.add(id); // fresh slots in order: distinct ids (the primary key)
-          count++;
-          id = 0;
-        }
-      }
+      forEachId(r.ids, (id) => {
+        this.#slots.add(id); // fresh slots in order: distinct ids (the primary key)
+        count++;
+      });
       if (r.bits.length !== count * bytes) throw new Error(`bit vectors of ${r.bits.length / count} bytes, the index ${bytes}`);
       if (r.codes.length !== count * row) throw new Error(`4-bit codes of ${r.codes.length / count} bytes, the index ${row}`);
       this.#reserve(first + count);
@@ -270,12 +282,34 @@ export class CoarseIndex {
     }
   }
 
-  #put(id: number, bits: Buffer, codes: Buffer): void {
+  /**
+   * Every slot's document, from the chunks' (document_id, seq) index: ~1.5 MB of index pages at 100k chunks, where the
+   * chunk rows themselves are most of the file. Both columns as one string each (the load's way: no row objects).
+   */
+  #loadDocs(db: Database): void {
+    const r = prepared(
+      db,
+      `SELECT group_concat(id) AS ids, group_concat(document_id) AS docs FROM memory_chunks INDEXED BY memory_chunks_document`,
+    ).get() as { ids: string | null; docs: string | null };
+    if (r.ids === null || r.docs === null) return;
+    const docs = r.docs;
+    let at = 0;
+    forEachId(r.ids, (id) => {
+      let doc = 0;
+      for (let c = docs.charCodeAt(at); c >= 48 && c <= 57; c = docs.charCodeAt(++at)) doc = doc * 10 + (c - 48);
+      at++; // the comma
+      const s = this.#slots.slotOf(id);
+      if (s >= 0) this.#docs[s] = doc;
+    });
+  }
+
+  #put(id: number, bits: Buffer, codes: Buffer, doc: number): void {
     if (bits.length !== this.dim / 8) throw new Error(`chunk ${id} has ${bits.length * 8} bits, the index ${this.dim}`);
     if (codes.length !== nibbleRowBytes(this.dim))
       throw new Error(`chunk ${id} has ${codes.length} bytes of 4-bit codes, the index ${nibbleRowBytes(this.dim)}`);
     this.#reserve(this.#slots.size + 1);
     const s = this.#slots.add(id);
+    this.#docs[s] = doc;
     const at = this.#vectorsAt + s * this.#stride;
     this.#bytes.set(bits, at);
     this.#bytes.fill(0, at + bits.length, at + this.#stride); // padding bits match nothing in the query either
@@ -291,6 +325,7 @@ export class CoarseIndex {
   #remove(id: number): void {
     const r = this.#slots.remove(id);
     if (r === null || r.slot === r.movedFrom) return;
+    this.#docs[r.slot] = this.#docs[r.movedFrom]!;
     for (const [base, size] of [
       [this.#vectorsAt, this.#stride],
       [this.#codesAt(), this.#codeStride],
@@ -327,6 +362,9 @@ export class CoarseIndex {
     // the later region first: each moves up, into room the other no longer needs
     this.#bytes.copyWithin(this.#scalesAt(cap), this.#scalesAt(), this.#scalesAt() + size * 4);
     this.#bytes.copyWithin(this.#codesAt(cap), this.#codesAt(), this.#codesAt() + size * this.#codeStride);
+    const docs = new Float64Array(cap);
+    docs.set(this.#docs.subarray(0, size));
+    this.#docs = docs;
     this.#cap = cap;
   }
 
@@ -338,6 +376,19 @@ export class CoarseIndex {
       let byte = 0;
       for (let i = 0; i < 8; i++) if (q[8 * j + i]! > 0) byte |= 1 << i;
       b[j] = byte;
+    }
+  }
+}
+
+/** Calls `fn` with each id of a `group_concat` list of positive integers, parsed in place (no split strings). */
+function forEachId(list: string, fn: (id: number) => void): void {
+  for (let i = 0, id = 0; i <= list.length; i++) {
+    const c = i < list.length ? list.charCodeAt(i) : 44;
+    if (c >= 48 && c <= 57) id = id * 10 + (c - 48);
+    else if (c !== 44) throw new Error(`id list holds ${JSON.stringify(list.slice(i, i + 12))}: ids are positive integers`);
+    else {
+      fn(id);
+      id = 0;
     }
   }
 }
@@ -384,6 +435,14 @@ export function kthLargest(values: Float32Array, k: number): number {
 }
 
 const byConnection = new WeakMap<Database, CoarseIndex>();
+
+/**
+ * The coarse index of `db` brought up to date if a search or a warm-up has loaded it already, else null: for a caller
+ * that would not load it for its own sake (a keyword search asking its chunks' documents).
+ */
+export function loadedCoarseIndex(db: Database): CoarseIndex | null {
+  return byConnection.has(db) ? coarseIndex(db) : null;
+}
 
 /**
  * The coarse index of `db`'s vectors, brought up to date in the caller's read snapshot; null when the index has

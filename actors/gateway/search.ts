@@ -17,6 +17,7 @@ import { matchExpression } from './match-budget.js';
 import { type ChunkList, rankNotes } from './note-ranking.js';
 import { DEFAULT_RANKING, MIN_DEPTH, type Ranking } from './ranking.js';
 import { DEFAULT_OVERSAMPLE, vectorList } from './vector-search.js';
+import { loadedCoarseIndex } from './coarse-index.js';
 
 export { DEFAULT_OVERSAMPLE };
 /** Hits one call may ask for. */
@@ -57,7 +58,7 @@ export async function searchWhileEmbedding(
   const early = p
     ? db.transaction(() => ({
         limit: p.bm25Limit,
-        keyword: bm25List(db, p.fts, p.filters, p.bm25Limit, p.ranking, req.matchBudget),
+        keyword: bm25List(db, p.fts, p.filters, p.bm25Limit, p.ranking, req.matchBudget, chunkFacts(knownDocs(db))),
         version: snapshotVersion(db),
       }))()
     : undefined;
@@ -146,7 +147,7 @@ function searchInSnapshot(
   let keyword: Keyword = { ranked: [], match: null, table: fts.table };
   const deep: Ranked[][] = [];
   /** each chunk's document and filters looked up so far (every list, the feedback seeds, the complete scores) */
-  const facts = chunkFacts();
+  const facts = chunkFacts(knownDocs(db));
   const docs = facts.doc;
   if (req.mode !== 'vector') {
     keyword =
@@ -211,6 +212,12 @@ function searchInSnapshot(
     if (!best) return [];
     return [{ ...best, also: g.also.flatMap((r) => hits.get(r.id) ?? []) }];
   });
+}
+
+/** Chunks' documents as the coarse index holds them in this snapshot, when it is loaded (none without vectors). */
+function knownDocs(db: Database): (id: number) => number | undefined {
+  const c = loadedCoarseIndex(db);
+  return c ? (id) => c.docOf(id) : () => undefined;
 }
 
 interface Keyword {

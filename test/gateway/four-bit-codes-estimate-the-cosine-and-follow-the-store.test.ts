@@ -53,7 +53,7 @@ t.test('codes decode to the unit vector within half a step; padding dimensions a
   t.equal(zero.readFloatLE(nibbleCodeBytes(40)), 0, 'a zero vector has scale 0');
 });
 
-/** The coarse index's 4-bit scores of every stored vector equal the plain loop's over the stored blobs. */
+/** The coarse index's 4-bit scores of every stored vector equal the plain loop's over the stored blobs, and its documents the store's. */
 function checkScores(db: Database, q: Float32Array): string | null {
   return db.transaction(() => {
     const stored = db.prepare('SELECT chunk_id, codes FROM memory_vectors_bit').raw().all() as Array<[number, Buffer]>;
@@ -66,6 +66,12 @@ function checkScores(db: Database, q: Float32Array): string | null {
       if (Math.abs(got.get(id)! - want) > 1e-12 * Math.max(1, Math.abs(want)))
         return `chunk ${id}: ${got.get(id)} from the kernel, ${want} from its codes`;
     }
+    // each chunk's document too (the filters' lookups: filter-sql.ts), moved with its slot
+    const docs = db
+      .prepare('SELECT b.chunk_id, c.document_id FROM memory_vectors_bit b JOIN memory_chunks c ON c.id = b.chunk_id')
+      .raw()
+      .all() as Array<[number, number]>;
+    for (const [id, doc] of docs) if (coarse.docOf(id) !== doc) return `chunk ${id}: document ${coarse.docOf(id)}, the store's ${doc}`;
     const best = coarse.rerank(q, coarse.nearest(q, ids.length), 5);
     const all = [...got.values()].sort((a, b) => b - a);
     if (best.map((x) => x.score).join() !== all.slice(0, 5).join())
