@@ -56,11 +56,15 @@ export async function searchWhileEmbedding(
   // the keyword list a hybrid search reads when its vector arrives (if it does not, the list is read again)
   const p = req.mode === 'hybrid' && req.k > 0 ? plan(req, opts, true) : null;
   const early = p
-    ? db.transaction(() => ({
-        limit: p.bm25Limit,
-        keyword: bm25List(db, p.fts, p.filters, p.bm25Limit, p.ranking, req.matchBudget, chunkFacts(knownDocs(db))),
-        version: snapshotVersion(db),
-      }))()
+    ? db.transaction((): EarlyKeyword => {
+        const facts = chunkFacts(knownDocs(db));
+        return {
+          limit: p.bm25Limit,
+          keyword: bm25List(db, p.fts, p.filters, p.bm25Limit, p.ranking, req.matchBudget, facts),
+          version: snapshotVersion(db),
+          facts,
+        };
+      })()
     : undefined;
   const qv = await queryVector;
   return db.transaction(() => searchInSnapshot(db, req, qv, opts, early))();
@@ -126,6 +130,8 @@ interface EarlyKeyword {
   keyword: Keyword;
   /** snapshotVersion() of the snapshot it was read in: the same in the next one, its hits need no second check */
   version: string;
+  /** what it learned of its chunks (their documents, the filters' verdicts), still true in a snapshot of that version */
+  facts: ChunkFacts;
 }
 
 function searchInSnapshot(
@@ -146,16 +152,15 @@ function searchInSnapshot(
   const lists: ChunkList[] = [];
   let keyword: Keyword = { ranked: [], match: null, table: fts.table };
   const deep: Ranked[][] = [];
+  // the keyword list read early is of this snapshot when nothing was written since: then so is all it learned
+  const unchanged = early !== undefined && early.version === snapshotVersion(db);
   /** each chunk's document and filters looked up so far (every list, the feedback seeds, the complete scores) */
-  const facts = chunkFacts(knownDocs(db));
+  const facts = unchanged ? early.facts : chunkFacts(knownDocs(db));
   const docs = facts.doc;
   if (req.mode !== 'vector') {
     keyword =
       early?.limit === depths.bm25Limit
-        ? {
-            ...early.keyword,
-            ranked: early.version === snapshotVersion(db) ? early.keyword.ranked : recheck(db, filters, early.keyword.ranked, facts),
-          }
+        ? { ...early.keyword, ranked: unchanged ? early.keyword.ranked : recheck(db, filters, early.keyword.ranked, facts) }
         : bm25List(db, fts, filters, depths.bm25Limit, r, req.matchBudget, facts);
     deep.push(keyword.ranked);
     lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25Depth), weight: 1 });

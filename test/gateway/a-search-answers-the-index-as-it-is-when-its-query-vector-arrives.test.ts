@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { IndexView, type SearchLimits } from '../../actors/gateway/index-view.js';
+import { search, searchWhileEmbedding } from '../../actors/gateway/search.js';
 import { createUseLiteProvider } from '../../actors/embedder/use-lite/provider.js';
 import { IndexWriter } from '../../actors/store-writer/index-writer.js';
 import { openIndex } from '../../actors/store-writer/schema.js';
@@ -95,6 +96,32 @@ t.test('with the real model', async (t) => {
     t.equal(res.mode, 'hybrid');
     t.equal(res.degraded, null);
     t.same(paths(res), ['Projects/heron-kept.md'], 'only the note that still passes the filters');
+  });
+
+  t.test('with nothing written meanwhile, the answer is the one search() gives with the vector at hand', async (t) => {
+    // the second half then reuses what the keyword half learned of its chunks (documents, the filters' verdicts)
+    const file = fresh();
+    const notes: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) {
+      const dir = i % 3 === 0 ? 'Archive' : 'Birds';
+      notes[`${dir}/heron-${i}.md`] = `Heron sighting ${i}: a grey heron fished by the weir, ${i % 2 ? 'egrets nearby' : 'alone at dusk'}.`;
+    }
+    notes['Birds/kingfisher.md'] = 'A kingfisher dived from the willow into the river.';
+    await fill(t, file, model, notes);
+    const db = openIndex(file, { readonly: true });
+    t.teardown(() => db.close());
+    for (const [query, filters] of [
+      ['heron by the weir', { includeSensitive: false }],
+      ['grey heron fishing', { includeSensitive: false, pathPrefix: 'Birds/' }],
+      ['bird diving into a river', { includeSensitive: false }],
+    ] as const) {
+      const [qv] = await model.embed([query], 'query');
+      const req = { query, k: 5, mode: 'hybrid' as const, group: 'note' as const, userId: 'default', filters };
+      const direct = search(db, req, qv!);
+      const overlapped = await searchWhileEmbedding(db, req, Promise.resolve(qv!));
+      t.ok(direct.length > 0, `${query}: found`);
+      t.same(overlapped, direct, `${query}: the same hits, scores and sections`);
+    }
   });
 
   t.test('a search in flight when the index is swapped finishes on the file it started on', async (t) => {
