@@ -1,6 +1,6 @@
 // Logs kept as one JSON-lines file per day under a size cap (the recall log, the audit trail).
 import { closeSync, fstatSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const FILE = /^\d{4}-\d{2}-\d{2}\.jsonl$/;
@@ -17,8 +17,10 @@ export async function dayFiles(dir: string): Promise<string[]> {
 /**
  * The appending side of a day-file log: the caller keeps its own queue, so appends run one at a time, in order. The
  * day's file stays open: opening and closing it for each line cost ~125 µs of CPU a line on this machine (two logs,
- * the recall log and the audit trail, take a line of each search), a write on the open file ~3 µs. It is opened again
- * when the day changes, after a trim, and when the file at its path is no longer the one open (deleted or replaced).
+ * the recall log and the audit trail, take a line of each search); an append to the open file, with the stat that
+ * checks it is still the file at its path, ~30 µs of wall time and ~45 µs of CPU (scratch probe, 2,000 lines). It is
+ * opened again when the day changes, after a trim, and when the file at its path is no longer the one open (deleted
+ * or replaced).
  */
 export class DayFileWriter {
   readonly #dir: string;
@@ -33,10 +35,7 @@ export class DayFileWriter {
 
   /** Appends `line` to the file of `day` (YYYY-MM-DD), dropping the oldest files when over the cap; returns the size. */
   async append(day: string, line: string): Promise<number> {
-    if (this.#bytes === null) {
-      await mkdir(this.#dir, { recursive: true, mode: 0o700 });
-      this.#bytes = await this.size();
-    }
+    this.#bytes ??= await this.size(); // the directory is made, if need be, when the day's file is opened
     const bytes = Buffer.from(line);
     const fd = this.#fileOf(day);
     for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
@@ -59,7 +58,7 @@ export class DayFileWriter {
     const o = this.#open;
     if (o && o.day === day && statSync(file, { throwIfNoEntry: false })?.ino === o.ino) return o.fd;
     this.close();
-    mkdirSync(this.#dir, { recursive: true, mode: 0o700 }); // gone since (the data dir emptied by hand)
+    mkdirSync(this.#dir, { recursive: true, mode: 0o700 }); // first use, or gone since (the data dir emptied by hand)
     const fd = openSync(file, 'a', 0o600);
     this.#open = { day, fd, ino: fstatSync(fd).ino };
     return fd;
