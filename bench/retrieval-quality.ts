@@ -3,6 +3,7 @@
 //
 // Run: npx tsc -p tsconfig.json && node dist/bench/retrieval-quality.js [--reuse] [--k 10] [--misses] [--cache DIR]
 //        [--group note|chunk] [--half tune|held-out|both] [--variant NAME=JSON]... [--detail] [--results FILE]
+//        [--budget N] (search.match_budget; e.g. 478 to rank this 19k-chunk index as the default 2,500 ranks 100k)
 // Builds a vault of tldr-common (as tldr/) and rust-book (as rust-book/), indexes it with the real daemon
 // (one-shot), then runs every query of bench/qrels/queries.json in each mode through IndexView, as the gateway
 // does (query embedded by use-lite, default limits, results one per note unless --group chunk). Relevance is
@@ -168,7 +169,15 @@ const SHOW: Half[] = (() => {
 const DETAIL = flag('detail');
 
 function limits(): ConstructorParameters<typeof IndexView>[2] {
-  return { defaultK: 10, maxK: 50, minScore: 0, defaultMode: 'hybrid', userId: 'default' };
+  const budget = arg('budget', '');
+  return {
+    defaultK: 10,
+    maxK: 50,
+    minScore: 0,
+    defaultMode: 'hybrid',
+    userId: 'default',
+    ...(budget ? { matchBudget: Number(budget) } : {}),
+  };
 }
 
 /** The rankings to compare: the baseline first (the reference), today's, then each --variant over today's. */

@@ -13,7 +13,7 @@ import { snapshotVersion } from './snapshot-version.js';
 import { keywordSnippets } from './snippets.js';
 import { CHUNKS_PER_NOTE, groupByNote, type NoteGroup, type Ranked } from './group-by-note.js';
 import { COMPLETE_DEPTH, completeLists } from './note-rescore.js';
-import { matchExpression } from './match-budget.js';
+import { matchExpression, type Needed } from './match-budget.js';
 import { type ChunkList, rankNotes } from './note-ranking.js';
 import { DEFAULT_RANKING, MIN_DEPTH, type Ranking } from './ranking.js';
 import { DEFAULT_OVERSAMPLE, vectorList } from './vector-search.js';
@@ -60,7 +60,7 @@ export async function searchWhileEmbedding(
         const facts = chunkFacts(knownDocs(db));
         return {
           limit: p.bm25Limit,
-          keyword: bm25List(db, p.fts, p.filters, p.bm25Limit, p.ranking, req.matchBudget, facts),
+          keyword: bm25List(db, p.fts, p.filters, { rank: p.bm25Depth, read: p.bm25Limit }, p.ranking, req.matchBudget, facts),
           version: snapshotVersion(db),
           facts,
         };
@@ -161,7 +161,7 @@ function searchInSnapshot(
     keyword =
       early?.limit === depths.bm25Limit
         ? { ...early.keyword, ranked: unchanged ? early.keyword.ranked : recheck(db, filters, early.keyword.ranked, facts) }
-        : bm25List(db, fts, filters, depths.bm25Limit, r, req.matchBudget, facts);
+        : bm25List(db, fts, filters, { rank: depths.bm25Depth, read: depths.bm25Limit }, r, req.matchBudget, facts);
     deep.push(keyword.ranked);
     lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25Depth), weight: 1 });
   }
@@ -233,8 +233,9 @@ interface Keyword {
 }
 
 /**
- * Chunks matching the query's terms (any of them, or past the match budget any of the rarer ones: matchExpression),
- * best bm25 first; score = b / (1 + b) with b = -bm25 (0..1).
+ * Up to `depth.read` chunks matching the query's terms (any of them, or past the match budget any of the rarer ones:
+ * matchExpression, told how many rows the list ranks and reads), best bm25 first; score = b / (1 + b) with
+ * b = -bm25 (0..1).
  * Without caller filters FTS5 ranks alone and the few best rows are then checked against the default filters
  * (widening when too many fail); with them, the join filters while matching.
  */
@@ -242,13 +243,14 @@ function bm25List(
   db: Database,
   { table, terms }: FtsQuery,
   filters: FilterSql,
-  limit: number,
+  depth: Needed,
   ranking: Ranking,
   budget: number | undefined,
   facts?: ChunkFacts,
 ): Keyword {
   if (terms.length === 0) return { ranked: [], match: null, table };
-  const match = matchExpression(db, table, terms, limit, budget);
+  const limit = depth.read;
+  const match = matchExpression(db, table, terms, depth, budget);
   const weights = bm25Weights(ranking);
   // rows come as [id, b] arrays (raw): an object a row costs ~1.5 µs more
   const score = ([id, b]: Row): Ranked => ({ id, score: -b / (1 - b) });

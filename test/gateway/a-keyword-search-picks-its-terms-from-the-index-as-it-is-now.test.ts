@@ -78,9 +78,37 @@ t.test("the search's budget decides when only the rarer words choose rows", asyn
   notes(ix, 'ubiquitous', MATCH_BUDGET);
   notes(ix, 'marmot', 250);
   const terms = ['"ubiquitous"', '"marmot"'];
-  t.equal(matchExpression(ix.db, 'memory_fts', terms, 200), '("marmot") AND ("marmot" OR "ubiquitous")', 'the default: past it');
-  t.equal(matchExpression(ix.db, 'memory_fts', terms, 200, 3 * MATCH_BUDGET), '"marmot" OR "ubiquitous"', 'a larger one: within it');
-  t.equal(matchExpression(ix.db, 'memory_fts', terms, 300), '"marmot" OR "ubiquitous"', 'too few rare rows for what is needed');
+  t.equal(
+    matchExpression(ix.db, 'memory_fts', terms, { rank: 200, read: 200 }),
+    '("marmot") AND ("marmot" OR "ubiquitous")',
+    'the default: past it',
+  );
+  t.equal(
+    matchExpression(ix.db, 'memory_fts', terms, { rank: 200, read: 200 }, 3 * MATCH_BUDGET),
+    '"marmot" OR "ubiquitous"',
+    'a larger one: within it',
+  );
+  t.equal(
+    matchExpression(ix.db, 'memory_fts', terms, { rank: 300, read: 300 }),
+    '"marmot" OR "ubiquitous"',
+    'too few rare rows for what is needed',
+  );
+  t.equal(
+    matchExpression(ix.db, 'memory_fts', terms, { rank: 200, read: 300 }),
+    '"marmot" OR "ubiquitous"',
+    'a word within the budget is let in for the rows the list only reads',
+  );
+  // with a budget of 1,000, "ubiquitous" (2,500 rows) matches more rows than the whole budget
+  t.equal(
+    matchExpression(ix.db, 'memory_fts', terms, { rank: 200, read: 300 }, 1000),
+    '("marmot") AND ("marmot" OR "ubiquitous")',
+    'a word past the whole budget is not let in for rows the list only reads',
+  );
+  t.equal(
+    matchExpression(ix.db, 'memory_fts', terms, { rank: 300, read: 300 }, 1000),
+    '"marmot" OR "ubiquitous"',
+    'but is for rows the list ranks',
+  );
   // and the request's budget is the one a search uses: past the budget the rare word's phrase is in the expression
   // twice, so bm25 scores the same top row higher than when every word is simply OR'ed
   const top = (matchBudget?: number) =>
