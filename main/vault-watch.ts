@@ -50,6 +50,9 @@ export class VaultWatch {
   #missingSince = 0;
   #rewatching = false;
   readonly #newFolders = new Set<string>();
+  #stopped = false;
+  /** Subscribes and unsubscribes under way (start, a folder gone, back or replaced, new folders): stop waits for them. */
+  readonly #native = new Set<Promise<void>>();
 
   constructor(deps: VaultWatchDeps) {
     this.#d = deps;
@@ -59,15 +62,24 @@ export class VaultWatch {
     this.#holdVault();
     this.#indexIno = inode(this.#d.dbFile, false);
     await this.#subscribe();
+    if (this.#stopped) return;
     this.#timer = setInterval(() => void this.check(), this.#d.everyMs ?? 1_000);
     this.#timer.unref();
   }
 
+  /**
+   * Stops checking and drops the OS subscription, also one that a check or new folders were making meanwhile: one
+   * that landed after stop kept its inotify watch and @parcel/watcher's thread, and the process never exited (the
+   * likely cause of a CI test process that hung 30 minutes after its daemon stopped: litmus makes folders, and each
+   * new folder is watched afresh).
+   */
   async stop(): Promise<void> {
+    this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
     if (this.#vaultFd !== null) closeSync(this.#vaultFd);
     this.#vaultFd = null;
+    while (this.#native.size > 0) await Promise.all([...this.#native]);
     await this.#unsubscribe();
   }
 
@@ -110,6 +122,7 @@ export class VaultWatch {
     this.#holdVault();
     await this.#unsubscribe();
     await this.#subscribe();
+    if (this.#stopped) return;
     board.set('vaultState', 0);
     log.warn(
       {
@@ -159,20 +172,37 @@ export class VaultWatch {
    * call back into a dead thread, and events that arrive while the actor restarts must queue, not vanish.
    */
   async #subscribe(): Promise<void> {
+    if (this.#stopped) return;
     const { vault, log } = this.#d;
+    await this.#tracked(async () => {
+      try {
+        const sub = await watcher.subscribe(vault, (err, events) => this.#onEvents(err, events), { ignore: this.#d.ignore, ...BACKEND });
+        if (this.#stopped)
+          await sub.unsubscribe().catch(() => undefined); // landed after stop: dropped at once
+        else this.#sub = sub;
+      } catch (err) {
+        // the folder vanished again between the check and the subscribe: the next check sees it missing
+        log.warn({ event: 'vault_watch_event', err: String(err) }, 'could not watch the vault folder; retrying on the next check');
+        this.#sub = null;
+      }
+    });
+  }
+
+  async #tracked(op: () => Promise<void>): Promise<void> {
+    const p = op();
+    this.#native.add(p);
     try {
-      this.#sub = await watcher.subscribe(vault, (err, events) => this.#onEvents(err, events), { ignore: this.#d.ignore, ...BACKEND });
-    } catch (err) {
-      // the folder vanished again between the check and the subscribe: the next check sees it missing
-      log.warn({ event: 'vault_watch_event', err: String(err) }, 'could not watch the vault folder; retrying on the next check');
-      this.#sub = null;
+      await p;
+    } finally {
+      this.#native.delete(p);
     }
   }
 
   async #unsubscribe(): Promise<void> {
     const s = this.#sub;
     this.#sub = null;
-    await s?.unsubscribe().catch(() => undefined); // a subscription on a deleted folder may already be dead
+    // a subscription on a deleted folder may already be dead
+    if (s) await this.#tracked(() => s.unsubscribe().catch(() => undefined));
   }
 
   /**
@@ -193,8 +223,9 @@ export class VaultWatch {
         const batch = [...this.#newFolders];
         this.#newFolders.clear();
         await this.#unsubscribe();
-        if (this.#timer === null) return; // stopped meanwhile
+        if (this.#stopped) return;
         await this.#subscribe();
+        if (this.#stopped) return;
         this.#d.log.info(
           { event: 'vault_watch_event', folders: batch.length },
           'new folders: watching the vault afresh and reconciling it',
