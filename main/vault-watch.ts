@@ -253,6 +253,7 @@ export class VaultWatch {
   }
 
   #onEvents(err: Error | null, events: watcher.Event[]): void {
+    if (this.#stopped) return; // the daemon is stopping: the next start reconciles the vault by stat
     const { vault, log } = this.#d;
     if (err) {
       log.warn({ event: 'vault_watch_event', err: String(err) }, 'OS watcher error; rescanning the vault');

@@ -34,10 +34,10 @@ const cache = new WeakMap<Database, Counts>();
 /**
  * The FTS5 MATCH expression for a query's terms: all of them OR'ed while the rows they match stay within `budget`
  * (MATCH_BUDGET unless the operator set `search.match_budget`). Past it, the rarest terms that fit (as many as find
- * the rows `needed`: withinBudget) decide which rows match, and the common ones still count: `(r1 OR r2) AND (r1 OR r2 OR c1)` matches
- * only rows holding r1 or r2, FTS5 seeks in c1's list instead of scoring its every row, and bm25 sums over every
- * phrase of the expression, so a row holding c1 too ranks above one that does not (the rarer terms count twice; the
- * README's figures are of this expression). Left out entirely (the match before), the common words cost 13 points of
+ * the rows `needed`: withinBudget) decide which rows match, and the common ones still count: `(r1 OR r2) AND (r1 OR
+ * r2 OR c1)` matches only rows holding r1 or r2, FTS5 seeks in c1's list instead of scoring its every row, and bm25
+ * sums over every phrase of the expression, so a row holding c1 too ranks above one that does not (the rarer terms
+ * count twice; the README's figures are of this expression). Left out entirely (the match before), the common words cost 13 points of
  * bm25 recall@5 at the scale of 100k chunks (the retrieval bench's 19k chunks with the budget scaled down to match:
  * README, "Common words at scale").
  */
