@@ -52,7 +52,7 @@ export function matchExpression(db: Database, table: FtsQuery['table'], terms: s
  * fall short of those needed; and the more common terms that found rows too (`common`). A term matching more rows
  * than the whole budget is let in only while the list has fewer rows than it ranks (`needed.rank`), not for those it
  * only reads (a hybrid search reads 100 for its complete scores): at 100k bench chunks a query whose rarer words
- * matched 75 rows scored every row of "path" and "file" to find 100, 45–58 ms over HTTP where others took ~20.
+ * matched 75 rows scored every row of "path" and "file" to find 100, 45–64 ms over HTTP where others took ~20.
  */
 function withinBudget(
   db: Database,
