@@ -456,10 +456,12 @@ export class GitRepo {
     const sides = (e: StatusEntry): string[] => (e.from === undefined ? [e.path] : [e.path, e.from]);
     // Only what the work tree changed needs `git add`. A change already staged (a person's `git add`, or our own
     // commit killed between its add and its commit) is committed as staged: `add -A` of a staged deletion is not
-    // in the index nor on disk, and git refuses the whole add ("pathspec did not match any files").
-    const toStage = [...new Set(ready.filter((e) => e.worktree !== ' ').flatMap(sides))];
-    // Added to the index and then deleted from disk: after `add -A` git no longer knows it, and `--only` would refuse it.
-    const vanished = new Set(ready.filter((e) => e.index === 'A' && e.worktree === 'D').map((e) => e.path));
+    // in the index nor on disk, and git refuses the whole add ("pathspec did not match any files"). So is a staged
+    // rename's source: only its target can have changed on disk since (`RM`, `RD`).
+    const toStage = [...new Set(ready.filter((e) => e.worktree !== ' ').map((e) => e.path))];
+    // Added (or renamed, copied) into the index and then deleted from disk: after `add -A` git no longer knows it, and
+    // `--only` would refuse it.
+    const vanished = new Set(ready.filter((e) => 'ARC'.includes(e.index) && e.worktree === 'D').map((e) => e.path));
     const toCommit = [...new Set(ready.flatMap(sides))].filter((p) => !vanished.has(p)).sort();
     if (toStage.length > 0) {
       const a = await this.#git(['add', '-A', '--', ...toStage]);

@@ -49,3 +49,21 @@ t.test('a staged deletion alone is committed, not refused', async (t) => {
   t.match(r, { ok: true, paths: ['a.md'] });
   t.same(status(dir), []);
 });
+
+t.test('a staged rename whose new name was edited or deleted since is committed, not refused', async (t) => {
+  // found by the kill -9 crash cycles again: `RM a -> b` staged `git add -A -- b a`, and `a`, in neither the index
+  // nor the work tree, failed the whole add, so the person's edits were never committed again
+  const { dir, repo } = await vaultWith(t, { 'Daily/a.md': 'a\n', 'Daily/c.md': 'c\n', 'Daily/keep.md': 'k\n' });
+  git(dir, 'mv', 'Daily/a.md', 'Daily/b.md');
+  git(dir, 'mv', 'Daily/c.md', 'Daily/d.md');
+  write(dir, 'Daily/b.md', 'a, edited after the rename\n');
+  rmSync(join(dir, 'Daily/d.md'));
+  t.same(status(dir).sort(), ['RM Daily/a.md -> Daily/b.md', 'RD Daily/c.md -> Daily/d.md'].sort());
+
+  const r = await repo.commitHumanChanges(await repo.dirtyPaths());
+  if (!r.ok) return t.fail(`${r.reason}: ${r.message}`);
+  t.same(r.paths, ['Daily/a.md', 'Daily/b.md', 'Daily/c.md']);
+  t.same(status(dir), [], 'nothing is left staged or dirty');
+  t.same(git(dir, 'ls-tree', '-r', '--name-only', 'HEAD', 'Daily').trim().split('\n'), ['Daily/b.md', 'Daily/keep.md']);
+  t.equal(git(dir, 'show', 'HEAD:Daily/b.md'), 'a, edited after the rename\n');
+});
