@@ -59,8 +59,8 @@ export async function searchWhileEmbedding(
     ? db.transaction((): EarlyKeyword => {
         const facts = chunkFacts(knownDocs(db));
         return {
-          limit: p.bm25Limit,
-          keyword: bm25List(db, p.fts, p.filters, { rank: p.bm25Depth, read: p.bm25Limit }, p.ranking, req.matchBudget, facts),
+          limit: p.bm25.read,
+          keyword: bm25List(db, p.fts, p.filters, p.bm25, p.ranking, req.matchBudget, facts),
           version: snapshotVersion(db),
           facts,
         };
@@ -83,8 +83,7 @@ interface Plan {
   /** each list is read deeper than it ranks, to score the other list's candidates too */
   completing: boolean;
   /** chunks the keyword list ranks, and how many it reads */
-  bm25Depth: number;
-  bm25Limit: number;
+  bm25: Needed;
   /** chunks the vector list ranks, and how many it reads */
   vectorDepth: number;
   vectorLimit: number;
@@ -117,8 +116,7 @@ function plan(req: SearchRequest, opts: SearchOptions, useVector: boolean): Plan
     noteScored,
     fusing,
     completing,
-    bm25Depth,
-    bm25Limit: limitOf(bm25Depth),
+    bm25: { rank: bm25Depth, read: limitOf(bm25Depth) },
     vectorDepth,
     vectorLimit: limitOf(vectorDepth),
   };
@@ -159,11 +157,11 @@ function searchInSnapshot(
   const docs = facts.doc;
   if (req.mode !== 'vector') {
     keyword =
-      early?.limit === depths.bm25Limit
+      early?.limit === depths.bm25.read
         ? { ...early.keyword, ranked: unchanged ? early.keyword.ranked : recheck(db, filters, early.keyword.ranked, facts) }
-        : bm25List(db, fts, filters, { rank: depths.bm25Depth, read: depths.bm25Limit }, r, req.matchBudget, facts);
+        : bm25List(db, fts, filters, depths.bm25, r, req.matchBudget, facts);
     deep.push(keyword.ranked);
-    lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25Depth), weight: 1 });
+    lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25.rank), weight: 1 });
   }
   const oversample = opts.oversample ?? DEFAULT_OVERSAMPLE;
   // the chunks a vector list ranks get their exact cosine; those read deeper only for the complete scores, the estimate
