@@ -20,6 +20,7 @@ import { MainMetrics } from './metrics.js';
 import { connectPeers } from './peer-links.js';
 import { buildNextIndex } from './reindex.js';
 import { Router, type MainNotice, type MainRequest } from './router.js';
+import { SpawnerHost } from './spawner-host.js';
 import { VaultWatch } from './vault-watch.js';
 import { operatorMetrics } from './operator-metrics.js';
 import { supervisionTree } from './supervision.js';
@@ -43,6 +44,8 @@ export class Daemon {
   readonly pools: EmbedPools;
   readonly metrics: MainMetrics;
   readonly router: Router;
+  /** The process that runs git for every actor (started with the daemon, ended after its actors). */
+  readonly spawner: SpawnerHost;
   root: Supervisor | null = null;
   readonly #cfg: Config;
   readonly #o: DaemonOptions;
@@ -59,6 +62,7 @@ export class Daemon {
     this.#cfg = cfg;
     this.#o = opts;
     this.pools = new EmbedPools(cfg.embedder.threads, cfg.embedder.nice, { releaseAfterMs: cfg.embedder.release_after_ms });
+    this.spawner = new SpawnerHost(opts.log);
     this.metrics = new MainMetrics(this.board, this.handles);
     operatorMetrics(this.metrics.registry, this.board, { vault: cfg.vault, dataDir: cfg.data_dir });
     this.router = new Router({ handles: this.handles, log: opts.log, notice: (m) => this.#notice(m), answer: (m) => this.#answer(m) });
@@ -90,6 +94,7 @@ export class Daemon {
         dbFile,
         mode: this.#o.mode,
         logToStderr: this.#o.logToStderr ?? false,
+        spawner: this.spawner.address,
       };
       this.handles[actor] = spawnActor<unknown, never>({
         id: actor,
@@ -137,14 +142,18 @@ export class Daemon {
       this.root = await startSupervisor(rootTree(cfg, this.handles), {
         events: (e) => {
           if (e.type === 'supervisor.child_started' && e.child === 'gateway') prewarmRest();
+          // the spawner boots beside the git writer's start, not the pipeline's (an actor asking before waits on its socket)
+          if (e.type === 'supervisor.child_started' && e.child === 'ingest') this.spawner.start();
           if (e.type === 'supervisor.child_started') connectPeers(this.handles, e.child);
           for (const l of this.#supListeners) l(e);
           this.#events.supervisor(e);
         },
       });
+      this.spawner.start(); // a daemon without the pipeline (none yet) still has its spawner
     } finally {
       // a start that failed part-way leaves the later actors parked: end their threads
       await Promise.all(names.map((a) => this.handles[a]?.discardWarm()));
+      if (!this.root) await this.spawner.stop();
     }
   }
 
@@ -256,6 +265,7 @@ export class Daemon {
     this.#watch = null;
     await this.root.stop(reason);
     await this.pools.destroy(); // after the actors: no inference is running when its threads go
+    await this.spawner.stop(); // after the actors: no git of theirs is still asked for
     this.#o.log.event('daemon_stopped', { reason });
   }
 }

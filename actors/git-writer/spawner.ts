@@ -1,10 +1,16 @@
-// The parent's side of the spawner process (see spawner-process.ts): commands go to one small child process that
-// forks them, so the daemon's own memory is never write-protected by a fork. Started on first use, again after it
-// dies; it holds the event loop open only while commands are running.
-import { fork, type ChildProcess } from 'node:child_process';
+// The asking side of the spawner process (see spawner-process.ts): commands go to one small child process that forks
+// them, so the daemon's own memory is never write-protected by a fork. In a daemon's actor thread that is the daemon's
+// spawner, forked by main (a child forked from a worker thread is never reaped once the thread ends: each actor restart
+// left a defunct process); elsewhere (a CLI, a test) one of this thread's own, started on first use, again after it
+// dies. Either way it holds the event loop open only while commands are running.
+import { fork, type ChildProcess, type Serializable } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
+import { isMainThread, workerData } from 'node:worker_threads';
 import type { FastItem, FastResult } from './fast-commit.js';
 import type { Identity } from './git-message.js';
+import type { ActorBoot } from '../../supervisors/runtime/boot.js';
 import { entry } from '../../supervisors/runtime/code-files.js';
+import { readFrames, writeFrame } from './frames.js';
 
 export interface SpawnRequest {
   id: number;
@@ -39,37 +45,117 @@ export interface FastCommitRequest {
 }
 
 export type FastCommitOutcome = { kind: 'fast'; results: FastResult[] } | { kind: 'error'; code: string | null; message: string };
-type FastCommitReply = FastCommitOutcome & { id: number };
+export type FastCommitReply = FastCommitOutcome & { id: number };
+
+/** How this thread reaches its spawner: one it forked itself (over IPC), or the daemon's (over a socket). */
+interface Line {
+  send(msg: unknown): void;
+  /** Held open only while commands run: an idle spawner must not keep its parent (a CLI, a test) alive. */
+  hold(on: boolean): void;
+  readonly pid: number | undefined;
+}
+
+type Reply = SpawnReply | FastCommitReply;
+
+/** Forks the spawner process, as plain node: the flags and loaders this process runs with (a test runner's, --cpu-prof) are not its. */
+export function forkSpawner(args: readonly string[] = [], stdio: Array<'ignore' | number> = []): ChildProcess {
+  const env = { ...process.env };
+  delete env['NODE_OPTIONS'];
+  const file = entry('actors/git-writer/spawner-process.js');
+  return fork(file, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc', ...stdio], execArgv: [], env, serialization: 'advanced' });
+}
+
+/** A spawner of this thread's own: fine for a CLI or a test, whose main thread reaps it (a worker thread's never is). */
+function forkedLine(onReply: (r: Reply) => void, onGone: (why: string) => void): Line {
+  const child = forkSpawner();
+  child.on('message', onReply);
+  child.on('exit', (code, signal) => onGone(`the spawner process exited (${signal ?? `code ${code}`}) while the command ran`));
+  child.on('error', (err) => onGone(`the spawner process failed: ${err.message}`));
+  return {
+    send: (msg) => child.send(msg as Serializable),
+    hold(on) {
+      if (on) {
+        child.ref();
+        child.channel?.ref();
+      } else {
+        child.unref();
+        child.channel?.unref();
+      }
+    },
+    pid: child.pid,
+  };
+}
+
+/** Connection attempts refused (main is forking a new spawner, at most a second after the last died), and their spacing. */
+const RECONNECTS = 60;
+const RECONNECT_MS = 50;
+
+/**
+ * The daemon's spawner, forked by main (main/spawner-host.ts), which reaps it; this thread only connects to it. A
+ * connection refused delivered nothing, so it is tried again while main forks a new spawner; once connected, a
+ * spawner that goes takes the commands it was sent with it.
+ */
+function socketLine(address: string, onReply: (r: Reply) => void, onGone: (why: string) => void): Line {
+  let sock: Socket;
+  let connected = false;
+  let held = false;
+  let tries = 0;
+  const unsent: unknown[] = [];
+  const open = (): void => {
+    sock = connect(address);
+    if (!held) sock.unref();
+    readFrames(sock, (r) => onReply(r as Reply));
+    sock.on('connect', () => {
+      connected = true;
+      for (const msg of unsent.splice(0)) writeFrame(sock, msg);
+    });
+    let failure = '';
+    sock.on('error', (err) => (failure = err.message));
+    sock.on('close', () => {
+      if (connected) return onGone('the spawner process exited (its connection closed) while the command ran');
+      if (++tries >= RECONNECTS) return onGone(`the daemon's spawner process could not be reached: ${failure}`);
+      const again = setTimeout(open, RECONNECT_MS);
+      if (!held) again.unref();
+    });
+  };
+  open();
+  return {
+    send: (msg) => (connected ? writeFrame(sock, msg) : unsent.push(msg)),
+    hold(on) {
+      held = on;
+      if (on) sock.ref();
+      else sock.unref();
+    },
+    pid: undefined,
+  };
+}
+
+/** In a daemon's actor thread: the address of the daemon's spawner (supervisors/runtime/boot.ts). */
+const daemonSpawner: string | undefined = isMainThread ? undefined : (workerData as Partial<ActorBoot> | null)?.spawner;
 
 class Spawner {
-  readonly #child: ChildProcess;
+  readonly #line: Line;
   readonly #pending = new Map<number, (r: SpawnOutcome | FastCommitOutcome) => void>();
   #next = 1;
   #gone = false;
 
   constructor(onExit: () => void) {
-    const file = entry('actors/git-writer/spawner-process.js');
-    // execArgv: []: loaders and flags the daemon runs with (a test runner's, --cpu-prof) are not the spawner's
-    const env = { ...process.env };
-    delete env['NODE_OPTIONS'];
-    this.#child = fork(file, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [], env, serialization: 'advanced' });
-    this.#child.on('message', (r: SpawnReply | FastCommitReply) => {
+    const onReply = (r: Reply): void => {
       const done = this.#pending.get(r.id);
       if (!done) return;
       this.#pending.delete(r.id);
       done(r);
-      this.#refs();
-    });
-    const died = (why: string): void => {
+      this.#hold();
+    };
+    const onGone = (why: string): void => {
       if (this.#gone) return;
       this.#gone = true;
       onExit();
       for (const done of this.#pending.values()) done({ kind: 'error', code: 'SPAWNER_EXITED', message: why });
       this.#pending.clear();
     };
-    this.#child.on('exit', (code, signal) => died(`the spawner process exited (${signal ?? `code ${code}`}) while the command ran`));
-    this.#child.on('error', (err) => died(`the spawner process failed: ${err.message}`));
-    this.#refs();
+    this.#line = daemonSpawner ? socketLine(daemonSpawner, onReply, onGone) : forkedLine(onReply, onGone);
+    this.#hold();
   }
 
   run(req: Omit<SpawnRequest, 'id'>): Promise<SpawnOutcome> {
@@ -85,24 +171,17 @@ class Spawner {
     const id = this.#next++;
     return new Promise((resolve) => {
       this.#pending.set(id, resolve);
-      this.#refs();
-      this.#child.send({ id, ...req });
+      this.#hold();
+      this.#line.send({ id, ...req });
     });
   }
 
   get pid(): number | undefined {
-    return this.#child.pid;
+    return this.#line.pid;
   }
 
-  /** An idle spawner must not keep its parent (a CLI, a test) alive. */
-  #refs(): void {
-    if (this.#pending.size > 0) {
-      this.#child.ref();
-      this.#child.channel?.ref();
-    } else {
-      this.#child.unref();
-      this.#child.channel?.unref();
-    }
+  #hold(): void {
+    this.#line.hold(this.#pending.size > 0);
   }
 }
 
@@ -128,7 +207,7 @@ export function fastCommitVia(req: Omit<FastCommitRequest, 'id' | 'kind'>): Prom
   return spawner().fastCommit(req);
 }
 
-/** The spawner's process id (started if need be): tests check that commands really run under it. */
+/** The spawner's process id (started if need be; unknown for the daemon's): tests check that commands really run under it. */
 export function spawnerPid(): number | undefined {
   return spawner().pid;
 }

@@ -16,6 +16,8 @@ export interface ActorBoot {
   logToStderr: boolean;
   /** The embedder's and gateway's line to main's embedding pools (actors/embedder/pool-api.ts). */
   port?: MessagePort;
+  /** The socket address of the daemon's spawner process, which runs git (main/spawner-host.ts). */
+  spawner?: string;
 }
 
 export function indexFile(cfg: Config): string {

@@ -37,7 +37,8 @@ export type LogEvent =
   | 'auth_failed'
   | 'index_swapped'
   | 'fts_merged'
-  | 'config_loaded';
+  | 'config_loaded'
+  | 'spawner_exited';
 
 export type EventLogger = Logger & { event(name: LogEvent, fields?: Record<string, unknown>, msg?: string): void };
 

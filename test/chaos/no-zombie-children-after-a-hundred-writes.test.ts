@@ -1,39 +1,10 @@
 // After a hundred agent writes (and undos) through a real daemon process, nothing under it is left defunct: every git
 // the spawner started, the long-lived ones included, and the editor shell an undo's `git revert` runs, are reaped.
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { makeVault, testConfig } from '../helpers/daemon.js';
+import { descendants } from '../helpers/processes.js';
 import { ProcessDaemon } from './lib/daemon-process.js';
-
-/** Every process under `pid` (children, theirs, …) with its command name and state letter, from /proc. */
-function descendants(pid: number): { pid: number; comm: string; state: string }[] {
-  const out: { pid: number; comm: string; state: string }[] = [];
-  const walk = (p: number): void => {
-    let kids: number[] = [];
-    try {
-      for (const task of readdirSync(`/proc/${p}/task`)) {
-        const text = readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim();
-        if (text !== '') kids = kids.concat(text.split(/\s+/).map(Number));
-      }
-    } catch {
-      return; // gone meanwhile
-    }
-    for (const k of kids) {
-      try {
-        // "pid (comm) S ...": comm may hold spaces and parentheses, so split at the last ')'
-        const stat = readFileSync(`/proc/${k}/stat`, 'utf8');
-        const close = stat.lastIndexOf(')');
-        out.push({ pid: k, comm: stat.slice(stat.indexOf('(') + 1, close), state: stat.slice(close + 2, close + 3) });
-      } catch {
-        continue;
-      }
-      walk(k);
-    }
-  };
-  walk(pid);
-  return out;
-}
 
 t.test('a hundred writes and undos through a real daemon leave no defunct child under it', { timeout: 300_000 }, async (t) => {
   const v = makeVault({ 'Notes/keep.md': '# Keep\n\nAn existing note.\n' });
