@@ -125,7 +125,9 @@ if (r.hostile) {
   const h = r.hostile;
   rows.push(['hostile inputs tried / escaped / crashed', `${h.tried} / ${h.escaped} / ${h.crashed}`]);
   rows.push(['hostile inputs refused with a wrong reason', String(h.wrongReason)]);
-  rows.push(['hostile input kinds never tried', h.missingKinds.length === 0 ? 'none' : h.missingKinds.join('; ')]);
+  // a part kept by --merge from a run older than this field has none
+  const missing = (h as Partial<typeof h>).missingKinds ?? [];
+  rows.push(['hostile input kinds never tried', missing.length === 0 ? 'none' : missing.join('; ')]);
 }
 if (r.diskClock) {
   for (const c of r.diskClock.checks)
