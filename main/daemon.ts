@@ -44,7 +44,7 @@ export class Daemon {
   readonly pools: EmbedPools;
   readonly metrics: MainMetrics;
   readonly router: Router;
-  /** The process that runs git for every actor (started with the daemon, ended after its actors). */
+  /** The process that runs git for every actor (forked once the ingest pipeline has started, ended after the actors). */
   readonly spawner: SpawnerHost;
   root: Supervisor | null = null;
   readonly #cfg: Config;
@@ -142,7 +142,7 @@ export class Daemon {
       this.root = await startSupervisor(rootTree(cfg, this.handles), {
         events: (e) => {
           if (e.type === 'supervisor.child_started' && e.child === 'gateway') prewarmRest();
-          // the spawner boots beside the git writer's start, not the pipeline's (an actor asking before waits on its socket)
+          // the spawner boots beside the git writer's start, not the pipeline's (an actor asking before connects again)
           if (e.type === 'supervisor.child_started' && e.child === 'ingest') this.spawner.start();
           if (e.type === 'supervisor.child_started') connectPeers(this.handles, e.child);
           for (const l of this.#supListeners) l(e);

@@ -2,8 +2,9 @@
 // for. Main forks it, so main reaps it: a child forked from a worker thread was never reaped once that thread ended,
 // and each restart of an actor that had run git left a defunct process. The actors reach it straight over a socket,
 // not through main, so a write's commit never waits on main's thread. Main makes the listening socket and hands it
-// to the process it forks: a thread may connect at once, and the spawner answers once it is up. A spawner that exits
-// is forked again at the same address (after a second when it lived less than one).
+// to the process it forks: a thread may connect from that moment on, and the spawner answers once it is up (before
+// the first fork, and between a death and the next, a connection is refused and the thread tries again). A spawner
+// that exits is forked again at the same address (after a second when it lived less than one).
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';

@@ -86,14 +86,17 @@ function forkedLine(onReply: (r: Reply) => void, onGone: (why: string) => void):
   };
 }
 
-/** Connection attempts refused (main is forking a new spawner, at most a second after the last died), and their spacing. */
-const RECONNECTS = 60;
+/**
+ * Connection attempts refused, and their spacing: ~10 s for main to fork the spawner (as the ingest pipeline finishes
+ * starting; again at most a second after one died).
+ */
+const RECONNECTS = 200;
 const RECONNECT_MS = 50;
 
 /**
  * The daemon's spawner, forked by main (main/spawner-host.ts), which reaps it; this thread only connects to it. A
- * connection refused delivered nothing, so it is tried again while main forks a new spawner; once connected, a
- * spawner that goes takes the commands it was sent with it.
+ * connection refused delivered nothing, so it is tried again until main has forked the spawner (the first, or a new
+ * one); once connected, a spawner that goes takes the commands it was sent with it.
  */
 function socketLine(address: string, onReply: (r: Reply) => void, onGone: (why: string) => void): Line {
   let sock: Socket;
