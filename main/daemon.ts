@@ -149,7 +149,7 @@ export class Daemon {
           this.#events.supervisor(e);
         },
       });
-      this.spawner.start(); // a daemon without the pipeline (none yet) still has its spawner
+      this.spawner.start(); // no-op once the pipeline started it; a tree without an ingest child still gets one
     } finally {
       // a start that failed part-way leaves the later actors parked: end their threads
       await Promise.all(names.map((a) => this.handles[a]?.discardWarm()));

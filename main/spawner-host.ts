@@ -28,7 +28,7 @@ export class SpawnerHost {
     this.#log = log;
   }
 
-  /** Forks the spawner unless it was already (a thread that connects before then waits in the socket's queue). */
+  /** Forks the spawner unless it was already (until then a thread's connection is refused, and it tries again). */
   start(): void {
     if (this.#started || this.#stopping) return;
     this.#started = true;
