@@ -72,6 +72,7 @@ if (listenFd >= 0) {
     const asker: Asker = { reply: (r) => (sock.writable ? writeFrame(sock, r) : undefined), committers: new Map() };
     readFrames(sock, (req) => serve(req as SpawnRequest | FastCommitRequest, asker));
     sock.on('error', () => {}); // the actor's thread ended mid-answer: 'close' follows
+    writeFrame(sock, { id: 0 }); // served from now on: the asking side sends its commands after this
     // that actor thread is gone (a restart, a stop): its long-lived gits see their input end and exit, as they did when
     // a spawner of its own exited with it; a command still running finishes unanswered
     sock.on('close', () => {

@@ -94,9 +94,11 @@ const RECONNECTS = 200;
 const RECONNECT_MS = 50;
 
 /**
- * The daemon's spawner, forked by main (main/spawner-host.ts), which reaps it; this thread only connects to it. A
- * connection refused delivered nothing, so it is tried again until main has forked the spawner (the first, or a new
- * one); once connected, a spawner that goes takes the commands it was sent with it.
+ * The daemon's spawner, forked by main (main/spawner-host.ts), which reaps it; this thread only connects to it.
+ * Commands are sent once the spawner has said it serves this connection (its first frame): a connection refused, or
+ * one closed before that (a spawner killed and not yet gone still takes connections into its queue), delivered
+ * nothing, so it is tried again until main has forked the spawner (the first, or a new one). After that, a spawner
+ * that goes takes the commands it was sent with it.
  */
 function socketLine(address: string, onReply: (r: Reply) => void, onGone: (why: string) => void): Line {
   let sock: Socket;
@@ -107,9 +109,9 @@ function socketLine(address: string, onReply: (r: Reply) => void, onGone: (why: 
   const open = (): void => {
     sock = connect(address);
     if (!held) sock.unref();
-    readFrames(sock, (r) => onReply(r as Reply));
-    sock.on('connect', () => {
-      connected = true;
+    readFrames(sock, (r) => {
+      if (connected) return onReply(r as Reply);
+      connected = true; // the spawner's first frame: it serves this connection
       for (const msg of unsent.splice(0)) writeFrame(sock, msg);
     });
     let failure = '';
