@@ -15,12 +15,11 @@
 // warm-up; p50/p99 measured by the client over keep-alive HTTP. Reference in the same process: embedding the query
 // alone with a single-threaded session, as the gateway does. Prints a table, writes bench/results/daemon-memory.json.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSyntheticStore, loadParagraphs } from './synthetic-store.js';
 import { openIndex } from '../actors/store-writer/schema.js';
-import type { UpsertChunk } from '../messages/store.js';
 import {
   BenchRoot,
   configFor,
@@ -32,50 +31,13 @@ import {
   newDaemon,
   pct,
   printTable,
-  rng,
   SearchClient,
   strArg,
   tldrIndex,
   writeResults,
-  gaussian,
-  unit,
 } from './harness.js';
 
-const DIM = 512;
 const WARMUP = 20;
-
-// ---- the synthetic store ----
-
-/** Topic + subtopic + noise, as bench/search-latency.ts draws them: neighbours are near, like real text. */
-function clusteredVectors(n: number, seed: number): () => Float32Array {
-  const r = rng(seed);
-  const rand = (): Float32Array => unit(Float32Array.from({ length: DIM }, () => gaussian(r)));
-  const subs = Array.from({ length: Math.max(20, Math.round(n / 50)) }, rand);
-  const topics = Array.from({ length: Math.max(5, Math.round(subs.length / 20)) }, rand);
-  return () => {
-    const s = Math.floor(r() * subs.length);
-    const [t, b] = [topics[s % topics.length]!, subs[s]!];
-    const v = new Float32Array(DIM);
-    for (let i = 0; i < DIM; i++) v[i] = t[i]! + 0.8 * b[i]! + (0.8 / Math.sqrt(DIM)) * gaussian(r);
-    return unit(v);
-  };
-}
-
-/** Paragraphs (blank-line separated, 20+ characters) of both corpora, with the file they came from. */
-function paragraphs(): Array<{ file: string; text: string }> {
-  const out: Array<{ file: string; text: string }> = [];
-  for (const dir of ['tldr-common', 'rust-book']) {
-    for (const f of readdirSync(path.join(CORPORA, dir))
-      .filter((x) => x.endsWith('.md'))
-      .sort()) {
-      for (const p of readFileSync(path.join(CORPORA, dir, f), 'utf8').split(/\n\s*\n/)) {
-        const text = p.trim();
-        if (text.length >= 20) out.push({ file: `${dir}/${f}`, text });
-      }
-    }
-  }
-  return out;
-}
 
 /**
  * onnxruntime is imported only where it is used, after the daemon's figures: loaded on the main thread, as the daemon
@@ -84,72 +46,12 @@ function paragraphs(): Array<{ file: string; text: string }> {
 const loadProvider = async () => (await import('../actors/embedder/use-lite/provider.js')).createUseLiteProvider;
 
 async function buildStore(file: string, n: number, cacheDir: string): Promise<void> {
-  const { CHUNKER_VERSION } = await import('../actors/chunker/parse-note.js');
-  const { IndexWriter } = await import('../actors/store-writer/index-writer.js');
   const createUseLiteProvider = await loadProvider();
   // the real model's identity, so the gateway treats the synthetic vectors as its own
   const p = await createUseLiteProvider({ cacheDir });
   const model = p.info;
   await p.close();
-  mkdirSync(path.dirname(file), { recursive: true });
-  const db = openIndex(file, { readonly: false });
-  const writer = new IndexWriter(db, { model, chunkerVersion: CHUNKER_VERSION, now: Date.now });
-  const paras = paragraphs();
-  const vocab = [...new Set(paras.flatMap((x) => x.text.match(/[A-Za-z]{5,}/g) ?? []))];
-  const next = clusteredVectors(n, 1);
-  const r = rng(2);
-  type Doc = { path: string; chunks: UpsertChunk[] };
-  const write = db.transaction((docs: Doc[]) => {
-    for (const d of docs)
-      writer.upsertDocument({
-        sourceType: 'bench',
-        sourceId: d.path,
-        title: path.posix.basename(d.path, '.md'),
-        contentHash: createHash('sha256')
-          .update(d.chunks.map((c) => c.hash).join())
-          .digest('hex'),
-        mtimeMs: 0,
-        size: 0,
-        metadata: {},
-        tags: [],
-        sensitive: false,
-        chunks: d.chunks,
-      });
-  });
-  let made = 0;
-  for (let copy = 0; made < n; copy++) {
-    let docs: Doc[] = [];
-    let cur: Doc | null = null;
-    for (const para of paras) {
-      if (made >= n) break;
-      const docPath = `copy-${copy}/${para.file}`;
-      if (!cur || cur.path !== docPath) {
-        if (cur) docs.push(cur);
-        cur = { path: docPath, chunks: [] };
-      }
-      // copies differ a little (a corpus word appended), so their FTS rows and hashes are their own
-      const content = copy === 0 ? para.text : `${para.text} ${vocab[Math.floor(r() * vocab.length)]!}`;
-      cur.chunks.push({
-        seq: cur.chunks.length,
-        content,
-        headingPath: [],
-        startLine: 1,
-        endLine: content.split('\n').length,
-        tokenCount: content.split(/\s+/).length,
-        hash: createHash('sha256').update(`${copy}\n${content}`).digest('hex'),
-        vector: next(),
-      });
-      made++;
-      if (docs.length >= 200) {
-        write(docs);
-        docs = [];
-      }
-    }
-    if (cur) docs.push(cur);
-    write(docs);
-  }
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
+  buildSyntheticStore(file, n, model, loadParagraphs());
 }
 
 // ---- measuring (in a child) ----

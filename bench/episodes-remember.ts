@@ -7,44 +7,31 @@
 // Goals (issue 10): p50 ≤ 25 ms including the commit; the 2,000th append as cheap as the 1st (within noise).
 // Writes bench/results/episodes-remember.json.
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import path from 'node:path';
-import { BenchRoot, corpusFiles, intArg, machine, median, newDaemon, pct, printTable, rng, spread, writeResults } from './harness.js';
+import {
+  BenchRoot,
+  corpusFiles,
+  intArg,
+  machine,
+  median,
+  newDaemon,
+  pct,
+  postJson,
+  printTable,
+  rng,
+  spread,
+  writeResults,
+} from './harness.js';
 
 const APPENDS = intArg('appends', 2000);
 const WINDOW = intArg('window', 50);
 const NOTES = intArg('notes', 300);
 
-function call(agent: Agent, port: number, token: string, route: string, body: unknown): Promise<any> {
-  const data = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        agent,
-        method: 'POST',
-        path: route,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(data),
-          'x-memvault-agent': 'bench',
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) reject(new Error(`${route} answered ${res.statusCode}: ${text}`));
-          else resolve(JSON.parse(text));
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
+async function call(agent: Agent, port: number, token: string, route: string, body: unknown): Promise<any> {
+  const r = await postJson(agent, port, token, route, body, 'bench');
+  if (r.status !== 200) throw new Error(`${route} answered ${r.status}: ${r.text}`);
+  return JSON.parse(r.text);
 }
 
 async function main(): Promise<void> {

@@ -206,6 +206,46 @@ export interface SearchReply {
 }
 
 /**
+ * POSTs `body` as JSON to the daemon on loopback through `agent` (keep-alive node:http: fetch's per-request overhead,
+ * ~1 ms, would blur figures of single milliseconds), as agent `who` when given; the status and the body's text.
+ */
+export function postJson(
+  agent: Agent,
+  port: number,
+  token: string,
+  route: string,
+  body: unknown,
+  who?: string,
+): Promise<{ status: number; text: string }> {
+  const data = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        agent,
+        method: 'POST',
+        path: route,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(data),
+          ...(who === undefined ? {} : { 'x-memvault-agent': who }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/**
  * A keep-alive HTTP client for /v1/search: node:http rather than fetch, whose per-request overhead (~1 ms) would
  * blur a figure measured in single milliseconds.
  */
@@ -222,32 +262,10 @@ export class SearchClient {
     return new SearchClient(port, readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim());
   }
 
-  search(query: string, mode: 'hybrid' | 'bm25' | 'vector', k = 10): Promise<SearchReply> {
-    const body = JSON.stringify({ query, k, mode });
-    return new Promise((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: this.port,
-          path: '/v1/search',
-          method: 'POST',
-          agent: this.#agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${this.token}` },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            if (res.statusCode !== 200) reject(new Error(`search failed: ${res.statusCode} ${text}`));
-            else resolve(JSON.parse(text) as SearchReply);
-          });
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  async search(query: string, mode: 'hybrid' | 'bm25' | 'vector', k = 10): Promise<SearchReply> {
+    const r = await postJson(this.#agent, this.port, this.token, '/v1/search', { query, k, mode });
+    if (r.status !== 200) throw new Error(`search failed: ${r.status} ${r.text}`);
+    return JSON.parse(r.text) as SearchReply;
   }
 
   close(): void {

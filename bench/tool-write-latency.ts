@@ -8,42 +8,14 @@
 // the runs. Prints a table and writes bench/results/tool-write-latency.json.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import path from 'node:path';
-import { BenchRoot, corpusFiles, intArg, machine, median, newDaemon, pct, printTable, spread, writeResults } from './harness.js';
+import { BenchRoot, corpusFiles, intArg, machine, median, newDaemon, pct, postJson, printTable, spread, writeResults } from './harness.js';
 
 const WRITES = intArg('writes', 200);
 const AGENTS = intArg('agents', 8);
 const NOTES = intArg('notes', 500);
 const RUNS = intArg('runs', 3);
-
-function post(agent: Agent, port: number, token: string, who: string, body: unknown): Promise<{ status: number; text: string }> {
-  const data = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        agent,
-        method: 'POST',
-        path: '/v1/tools/vault_write',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(data),
-          'x-memvault-agent': who,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
-}
 
 /** `n` edits of `Inbox/<who>.md`, one after another; the latency of each, in ms. */
 async function agentLoop(port: number, token: string, who: string, n: number): Promise<number[]> {
@@ -52,7 +24,14 @@ async function agentLoop(port: number, token: string, who: string, n: number): P
   try {
     for (let i = 0; i < n; i++) {
       const t0 = performance.now();
-      const r = await post(agent, port, token, who, { path: `Inbox/${who}.md`, content: `# ${who}\n\nedit ${i}\n` });
+      const r = await postJson(
+        agent,
+        port,
+        token,
+        '/v1/tools/vault_write',
+        { path: `Inbox/${who}.md`, content: `# ${who}\n\nedit ${i}\n` },
+        who,
+      );
       ms.push(performance.now() - t0);
       if (r.status !== 200) throw new Error(`vault_write answered ${r.status}: ${r.text}`);
     }

@@ -3,7 +3,8 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
 
-function validZone(tz: string): boolean {
+/** Whether `tz` is an IANA time zone this runtime knows. */
+export function validZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;

@@ -13,10 +13,8 @@ export const COMMIT_OPS: readonly CommitOp[] = ['write', 'delete', 'move', 'undo
  */
 export const UNDOABLE_OPS: readonly CommitOp[] = ['write', 'delete', 'move', 'forget'];
 
-export interface CommitMessage {
-  op: CommitOp;
-  /** Vault-relative paths; for a move, [from, to]. */
-  paths: string[];
+/** The `Memvault-*` trailers a commit may carry beside its op and paths. */
+interface Trailers {
   agent?: string;
   reason?: string;
   /** For an undo: the full sha of the commit it reverts. */
@@ -26,6 +24,12 @@ export interface CommitMessage {
   /** The dream's run id and batch (`first..last`). */
   run?: string;
   batch?: string;
+}
+
+export interface CommitMessage extends Trailers {
+  op: CommitOp;
+  /** Vault-relative paths; for a move, [from, to]. */
+  paths: string[];
   /** A sentence for people, placed between subject and trailers. */
   note?: string;
 }
@@ -36,7 +40,7 @@ export interface Identity {
 }
 
 /** One commit as `GitRepo.log` reads it. Trailer fields are absent on commits memvault did not make. */
-export interface LogEntry {
+export interface LogEntry extends Trailers {
   sha: string;
   parents: string[];
   author: Identity;
@@ -46,13 +50,8 @@ export interface LogEntry {
   subject: string;
   op?: CommitOp;
   paths: string[];
-  agent?: string;
-  reason?: string;
   /** From a `Memvault-Reverts:` trailer, or from the "This reverts commit <sha>." line `git revert` writes. */
   reverts?: string;
-  skill?: string;
-  run?: string;
-  batch?: string;
 }
 
 const REASON_MAX = 300;

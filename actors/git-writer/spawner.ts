@@ -6,7 +6,7 @@
 import { fork, type ChildProcess, type Serializable } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { isMainThread, workerData } from 'node:worker_threads';
-import type { FastItem, FastResult } from './fast-commit.js';
+import type { FastItem, FastRepo, FastResult } from './fast-commit.js';
 import type { Identity } from './git-message.js';
 import type { ActorBoot } from '../../supervisors/runtime/boot.js';
 import { entry } from '../../supervisors/runtime/code-files.js';
@@ -30,16 +30,9 @@ export type SpawnOutcome =
 export type SpawnReply = SpawnOutcome & { id: number };
 
 /** Agent commits made by the spawner's long-lived git processes for the repository at `root` (fast-commit.ts). */
-export interface FastCommitRequest {
+export interface FastCommitRequest extends FastRepo {
   id: number;
   kind: 'fast_commit';
-  root: string;
-  gitDir: string;
-  commonDir: string;
-  objectsDir: string;
-  indexFile: string;
-  hexLen: number;
-  env: NodeJS.ProcessEnv;
   items: FastItem[];
   who: Identity;
 }

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ICAL from 'ical.js';
 import type { Config } from '../../config/load.js';
+import { validZone } from '../../config/schema-skills.js';
 import { fail, type Failure } from '../../messages/common.js';
 import { zonedToUtc } from './dates.js';
 
@@ -53,15 +54,6 @@ export async function readCalendar(cfg: Config): Promise<{ ok: true; text: strin
     }
   }
   return fail('no_calendar', 'set calendar.ics_path or calendar.ics_url for meeting notes');
-}
-
-function validZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export class Calendar {

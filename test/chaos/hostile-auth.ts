@@ -3,6 +3,7 @@
 // every one must be refused 401 `unauthorized` and none served.
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
+import { TOOL_NAMES } from '../../actors/gateway/tools/tool-def.js';
 import { rawRequest, record, show, triedKind, type Tally } from './hostile-client.js';
 
 const MAX_HEADER_BYTES = 16 * 1024; // Node's default --max-http-header-size: bigger heads get 431 from Node itself
@@ -20,27 +21,22 @@ export interface AuthCase {
 }
 
 function routes(): Array<[string, string]> {
-  const tools = [
-    'vault_read',
-    'vault_write',
-    'vault_list',
-    'vault_link',
-    'vault_undo_last',
-    'memory_search',
-    'memory_remember',
-    'memory_forget',
-  ];
   return [
     ['GET', '/v1/status'],
     ['POST', '/v1/search'],
     ['GET', '/v1/tools'],
-    ...tools.map((t): [string, string] => ['POST', `/v1/tools/${t}`]),
+    ...TOOL_NAMES.map((t): [string, string] => ['POST', `/v1/tools/${t}`]),
+    ['POST', '/v1/context'],
+    ['POST', '/v1/reconcile'],
     ['POST', '/v1/reindex'],
     ['GET', '/v1/jobs'],
     ['POST', '/v1/jobs/daily_reflection/run'],
     ['POST', '/v1/episodes'],
     ['POST', '/v1/episodes/sessions/s/close'],
     ['POST', '/v1/prune'],
+    ['GET', '/v1/dream'],
+    ['POST', '/v1/dream/undo'],
+    ['POST', '/v1/consolidate'],
     ['POST', '/mcp'],
     ['GET', '/mcp'],
     ['GET', '/v1/nothing-here'],
