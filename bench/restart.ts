@@ -234,7 +234,7 @@ async function bigIndex(root: BenchRoot, notes: number): Promise<Scenario> {
 
 async function main(): Promise<void> {
   const runs = intArg('runs', 5);
-  const bigNotes = intArg('big', 20_000);
+  const bigNotes = intArg('big', 20_000, 0);
   const root = await BenchRoot.create('restart');
   try {
     const t = await tldrIndex(root, 'restart');

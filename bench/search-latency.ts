@@ -1,11 +1,13 @@
 // Search latency at 10k and 100k chunks: each half in-process (the vector pass with its recall@10 against exact KNN,
 // on synthetic vectors and, given the indexed tldr corpus, on real ones), then hybrid over HTTP through a daemon,
-// query embedding included, beside bm25 over HTTP and the embedding alone measured in the same run.
+// query embedding included, beside bm25 over HTTP and the embedding alone measured in the same run; then hybrid right
+// after each of --after-writes agent writes (vault_write waiting for its indexing: the store has written since).
 // Usage: node dist/bench/search-latency.js [--sizes 10000,100000] [--queries 200] [--oversample 5,10,20,40,60]
-//          [--real auto|yes|no] [--index-cache DIR] [--keep DIR] [--parts inprocess,real,http]
+//          [--real auto|yes|no] [--index-cache DIR] [--keep DIR] [--parts inprocess,real,http] [--after-writes 40]
 // --real: recall on the real use-lite vectors of the indexed tldr corpus: auto uses it when an index cache holds it
 // (run-all), yes builds it (minutes). --keep DIR keeps the built stores there and reuses them on the next run.
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
@@ -22,6 +24,7 @@ import {
   machine,
   newDaemon,
   pct,
+  postJson,
   printTable,
   rng,
   SearchClient,
@@ -35,6 +38,8 @@ const K = 10;
 const WARMUP = 20;
 const SIZES = strArg('sizes', '10000,100000').split(',').map(Number);
 const QUERIES = intArg('queries', 200);
+/** Searches timed right after an agent's write (each after a vault_write that waited for its indexing). */
+const AFTER_WRITES = intArg('after-writes', 40, 0);
 const OVERSAMPLES = [...new Set(strArg('oversample', `5,10,${DEFAULT_OVERSAMPLE},40`).split(',').map(Number))];
 const REAL = strArg('real', 'auto');
 /** Which parts run: in-process figures per size, real-vector recall, the daemon over HTTP (at the largest size). */
@@ -194,6 +199,7 @@ interface Http {
   hybrid: Row;
   hybridTook: Row;
   bm25: Row;
+  afterWrite: Row;
   embedding: Row;
   degraded: number;
 }
@@ -211,6 +217,7 @@ async function overHttp(root: BenchRoot, dataDir: string, n: number): Promise<Ht
   const hybrid: number[] = [];
   const took: number[] = [];
   const bm25: number[] = [];
+  const afterWrite: number[] = [];
   let degraded = 0;
   try {
     for (const [i, q] of queries.entries()) {
@@ -224,6 +231,24 @@ async function overHttp(root: BenchRoot, dataDir: string, n: number): Promise<Ht
       hybrid.push(ms);
       took.push(h.took_ms);
       bm25.push(performance.now() - t0);
+    }
+    // each search right after an agent's write that the store has indexed (the gateway recounts the index then)
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (const [i, q] of queries.slice(0, AFTER_WRITES > 0 ? AFTER_WRITES + WARMUP : 0).entries()) {
+        const w = await postJson(agent, client.port, client.token, '/v1/tools/vault_write', {
+          path: 'Inbox/bench.md',
+          content: `# bench\n\nwrite ${i}\n`,
+          wait_indexed: true,
+        });
+        if (w.status !== 200) throw new Error(`vault_write answered ${w.status}: ${w.text}`);
+        const t0 = performance.now();
+        const h = await client.search(q, 'hybrid');
+        if (h.degraded !== null || h.mode !== 'hybrid') degraded++;
+        if (i >= WARMUP) afterWrite.push(performance.now() - t0);
+      }
+    } finally {
+      agent.destroy();
     }
   } finally {
     client.close();
@@ -242,6 +267,7 @@ async function overHttp(root: BenchRoot, dataDir: string, n: number): Promise<Ht
     hybrid: row(n, 'hybrid over HTTP, query embedding included', hybrid),
     hybridTook: row(n, "  the gateway's own took_ms", took),
     bm25: row(n, 'bm25 over HTTP (reference, same queries, interleaved)', bm25),
+    afterWrite: row(n, 'hybrid over HTTP right after a vault_write it indexed', afterWrite),
     embedding: row(n, 'embedding one query alone (reference, 1 thread)', emb),
     degraded,
   };
@@ -310,7 +336,12 @@ async function main(): Promise<void> {
     console.log(`\nover HTTP at ${h.chunks} chunks, ${QUERIES} queries of 10 words after ${WARMUP} warm-up:\n`);
     printTable(
       ['what', 'p50', 'p99', 'mean'],
-      [h.hybrid, h.hybridTook, h.bm25, h.embedding].map((r) => [r.what, f(r.p50), f(r.p99), f(r.mean)]),
+      [h.hybrid, h.hybridTook, h.bm25, ...(AFTER_WRITES > 0 ? [h.afterWrite] : []), h.embedding].map((r) => [
+        r.what,
+        f(r.p50),
+        f(r.p99),
+        f(r.mean),
+      ]),
     );
     console.log(
       `\nhybrid / bm25 over HTTP, p50: ${(h.hybrid.p50 / h.bm25.p50).toFixed(2)}×; goal hybrid p50 ≤ 15 ms, p99 ≤ 50 ms: ${

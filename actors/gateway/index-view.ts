@@ -10,7 +10,7 @@ import type { SearchHit } from '../../messages/store.js';
 import { openIndex } from '../store-writer/schema.js';
 import { IndexReader } from '../store-writer/index-reader.js';
 import { hasUnspaced } from '../store-writer/unspaced-scripts.js';
-import { coarseIndex } from './coarse-index.js';
+import { coarseIndex, loadedCoarseIndex } from './coarse-index.js';
 import { search, type SearchOptions, searchWhileEmbedding } from './search.js';
 import { monotonicMs } from '../../supervisors/clock.js';
 import { sinceMs, type SearchBody } from './api-schema.js';
@@ -213,8 +213,13 @@ export class IndexView {
     const now = monotonicMs();
     // counts change only when the store writes: recount when it has written since (or every second without a board)
     const stamp = this.board ? this.board.get('storeWrites') + this.board.get('indexGeneration') * 1e9 : Math.floor(now / 1000);
-    if (!this.#counts || this.#counts.at !== stamp)
-      this.#counts = { at: stamp, v: this.#reader.counts(), sources: this.#reader.countsBySource() };
+    if (!this.#counts || this.#counts.at !== stamp) {
+      // the coarse index, once a search or the warm-up loaded it, knows how many vectors there are in this snapshot
+      const db = this.#db;
+      const vectors = db.transaction(() => loadedCoarseIndex(db)?.size)();
+      const { counts, bySource } = this.#reader.countsBySource(vectors);
+      this.#counts = { at: stamp, v: counts, sources: bySource };
+    }
     const c = this.#counts.v;
     const b = this.board;
     const last = Math.max(c.lastIndexedAt ?? 0, b?.get('lastIndexedAt') ?? 0);
