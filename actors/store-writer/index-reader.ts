@@ -183,7 +183,7 @@ export class IndexReader {
   /**
    * How many documents, chunks and vectors the index holds. `vectors` is counted in the sign-bit table, which holds
    * the same rows as the float one (written and deleted together) at ~330 bytes a row against ~2 KB: counting the
-   * floats read every page of them (100k chunks: 130-200 ms warm, ~1 s cold, where the bits take ~13 ms). A caller
+   * floats read every page of them (100k chunks: 130-200 ms warm, ~1 s cold, where the bits take 12-21 ms). A caller
    * that already knows the count (the gateway's coarse index, in memory) passes it.
    */
   counts(vectors?: number): IndexCounts {
