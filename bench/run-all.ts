@@ -121,6 +121,13 @@ const EXTRACT: Record<string, (r: Json) => Row[]> = {
       },
       {
         bench: 'search-latency',
+        figure: 'hybrid over HTTP right after an indexed vault_write, p50 / p99',
+        goal: '—',
+        measured: `${ms(at(r, 'http.afterWrite.p50'))} / ${ms(at(r, 'http.afterWrite.p99'))}`,
+        met: null,
+      },
+      {
+        bench: 'search-latency',
         figure: `vector pass recall@10 against exact KNN, real vectors (${at(real, 'chunks') ?? '?'} chunks), default oversample`,
         goal: '≥ 0.99',
         measured: num(at(real, 'recallAt10'), 3),
