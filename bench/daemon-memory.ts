@@ -6,10 +6,10 @@
 //   tldr  the 4,612-note corpus with real vectors. RSS right after indexing it comes from the process that built the
 //         index (this one, or bench/edit-latency when run-all shares the index); then a daemon restarted on it,
 //         after the searches.
-//   big   a store of --chunks chunks written directly with IndexWriter (in another child: the build's own memory must
-//         not count): text = tldr and Rust book paragraphs in varied copies, vectors = SYNTHETIC clustered unit
+//   big   a store of --chunks chunks written directly with IndexWriter by bench/synthetic-store.ts, as search-latency
+//         builds its stores (in another child: the build's own memory must not count): text = tldr and Rust book paragraphs in varied copies, vectors = SYNTHETIC clustered unit
 //         vectors recorded as the use-lite model's, so the daemon's hybrid search runs on them as on real ones (the
-//         latency of sqlite-vec does not depend on what the vectors mean). Documents are stored as source_type 'bench',
+//         vector pass's latency does not depend on what the vectors mean). Documents are stored as source_type 'bench',
 //         not 'vault', so the watcher's reconcile of the (empty) vault leaves them alone.
 // Latency: 10-word queries cut from corpus sentences, hybrid then bm25 for each (interleaved, same load), after a
 // warm-up; p50/p99 measured by the client over keep-alive HTTP. Reference in the same process: embedding the query

@@ -17,7 +17,7 @@ import {
   median,
   newDaemon,
   pct,
-  postJson,
+  postJsonOk,
   printTable,
   rng,
   spread,
@@ -28,11 +28,9 @@ const APPENDS = intArg('appends', 2000);
 const WINDOW = intArg('window', 50);
 const NOTES = intArg('notes', 300);
 
-async function call(agent: Agent, port: number, token: string, route: string, body: unknown): Promise<any> {
-  const r = await postJson(agent, port, token, route, body, 'bench');
-  if (r.status !== 200) throw new Error(`${route} answered ${r.status}: ${r.text}`);
-  return JSON.parse(r.text);
-}
+/** A tool call or search as agent `bench`: its answer, or a throw naming the route and status. */
+const call = (agent: Agent, port: number, token: string, route: string, body: unknown): Promise<any> =>
+  postJsonOk<any>(agent, port, token, route, body, 'bench');
 
 async function main(): Promise<void> {
   const m = machine();

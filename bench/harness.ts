@@ -245,6 +245,13 @@ export function postJson(
   });
 }
 
+/** postJson, answered 200: its body parsed; any other status throws with the route, the status and the body. */
+export async function postJsonOk<T>(agent: Agent, port: number, token: string, route: string, body: unknown, who?: string): Promise<T> {
+  const r = await postJson(agent, port, token, route, body, who);
+  if (r.status !== 200) throw new Error(`${route} answered ${r.status}: ${r.text}`);
+  return JSON.parse(r.text) as T;
+}
+
 /**
  * A keep-alive HTTP client for /v1/search: node:http rather than fetch, whose per-request overhead (~1 ms) would
  * blur a figure measured in single milliseconds.
@@ -262,10 +269,8 @@ export class SearchClient {
     return new SearchClient(port, readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim());
   }
 
-  async search(query: string, mode: 'hybrid' | 'bm25' | 'vector', k = 10): Promise<SearchReply> {
-    const r = await postJson(this.#agent, this.port, this.token, '/v1/search', { query, k, mode });
-    if (r.status !== 200) throw new Error(`search failed: ${r.status} ${r.text}`);
-    return JSON.parse(r.text) as SearchReply;
+  search(query: string, mode: 'hybrid' | 'bm25' | 'vector', k = 10): Promise<SearchReply> {
+    return postJsonOk<SearchReply>(this.#agent, this.port, this.token, '/v1/search', { query, k, mode });
   }
 
   close(): void {

@@ -214,10 +214,9 @@ export class IndexView {
     // counts change only when the store writes: recount when it has written since (or every second without a board)
     const stamp = this.board ? this.board.get('storeWrites') + this.board.get('indexGeneration') * 1e9 : Math.floor(now / 1000);
     if (!this.#counts || this.#counts.at !== stamp) {
-      // the coarse index, once a search or the warm-up loaded it, knows how many vectors there are in this snapshot
+      // one snapshot; the coarse index, once a search or the warm-up loaded it, knows how many vectors it holds
       const db = this.#db;
-      const vectors = db.transaction(() => loadedCoarseIndex(db)?.size)();
-      const { counts, bySource } = this.#reader.countsBySource(vectors);
+      const { counts, bySource } = db.transaction(() => this.#reader.countsWithSources(loadedCoarseIndex(db)?.size))();
       this.#counts = { at: stamp, v: counts, sources: bySource };
     }
     const c = this.#counts.v;

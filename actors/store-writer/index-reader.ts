@@ -187,14 +187,14 @@ export class IndexReader {
    * that already knows the count (the gateway's coarse index, in memory) passes it.
    */
   counts(vectors?: number): IndexCounts {
-    return this.countsBySource(vectors).counts;
+    return this.countsWithSources(vectors).counts;
   }
 
   /**
    * counts(), and the live documents by source type, from one pass over this user's documents (at 10k documents
    * ~1.5 ms, where a pass for each took ~3 ms: the gateway recounts after every store write).
    */
-  countsBySource(vectors?: number): { counts: IndexCounts; bySource: Record<string, number> } {
+  countsWithSources(vectors?: number): { counts: IndexCounts; bySource: Record<string, number> } {
     const rows = prepared(
       this.#db,
       `SELECT source_type AS t, count(*) FILTER (WHERE deleted_at IS NULL) AS live, count(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted,
