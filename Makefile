@@ -67,10 +67,13 @@ $(TAP_BUILT): $(STAMP)
 	npx tap build
 	@touch $@
 
+# A failure ends the run with the files that failed and their failing points (read from the TAP tap saves for each
+# file): the chaos run's summary would otherwise be the end of the log, far below a failure among the other files.
 test: build test-deps lint $(TAP_BUILT)
-	@status=0; \
+	@status=0; rm -rf .tap/test-results; \
 	npx tap --jobs=2 $(OTHER_TESTS) || status=1; \
 	$(if $(CHAOS_TESTS),npx tap --jobs=1 $(CHAOS_TESTS) || status=1;) \
+	if [ $$status -ne 0 ]; then node dist/test/helpers/failed-files.js .tap/test-results; fi; \
 	exit $$status
 
 bench: build
