@@ -235,7 +235,9 @@ async function overHttp(root: BenchRoot, dataDir: string, n: number): Promise<Ht
     // each search right after an agent's write that the store has indexed (the gateway recounts the index then)
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      for (const [i, q] of queries.slice(0, AFTER_WRITES > 0 ? AFTER_WRITES + WARMUP : 0).entries()) {
+      // the queries again from the first when --after-writes asks for more than --queries
+      const afterQueries = Array.from({ length: AFTER_WRITES > 0 ? AFTER_WRITES + WARMUP : 0 }, (_, i) => queries[i % queries.length]!);
+      for (const [i, q] of afterQueries.entries()) {
         const w = await postJson(agent, client.port, client.token, '/v1/tools/vault_write', {
           path: 'Inbox/bench.md',
           content: `# bench\n\nwrite ${i}\n`,
