@@ -94,6 +94,25 @@ export class IndexReader {
     };
   }
 
+  /**
+   * Every live document of `sourceType` with what the link graph needs, in one narrow read: the graph is rebuilt after
+   * each store write, and a document() a note took ~50 ms at 4,612 notes (this read: ~6 ms).
+   */
+  documentLinks(
+    sourceType: string,
+  ): Array<{ sourceId: string; title: string | null; metadata: Record<string, unknown>; sensitive: boolean }> {
+    const rows = prepared(
+      this.#db,
+      `SELECT source_id, title, metadata, sensitive FROM memory_documents WHERE user_id = ? AND source_type = ? AND deleted_at IS NULL`,
+    ).all(this.#userId, sourceType) as Array<{ source_id: string; title: string | null; metadata: string | null; sensitive: number }>;
+    return rows.map((r) => ({
+      sourceId: r.source_id,
+      title: r.title,
+      metadata: documentMetadata(r.metadata),
+      sensitive: r.sensitive !== 0,
+    }));
+  }
+
   /** Stored vectors of chunks with these content hashes (any document), so unchanged chunks are not re-embedded. */
   vectorsByChunkHash(hashes: readonly string[]): Map<string, Float32Array> {
     const out = new Map<string, Float32Array>();

@@ -108,8 +108,10 @@ export class LinkGraph {
   }
 }
 
-function aliasesOf(fm: Record<string, unknown> | null): string[] {
-  if (!fm) return [];
+/** The `aliases` / `alias` of a note's frontmatter (stored as parsed; anything but a mapping has none). */
+function aliasesOf(frontmatter: unknown): string[] {
+  if (frontmatter === null || typeof frontmatter !== 'object' || Array.isArray(frontmatter)) return [];
+  const fm = frontmatter as Record<string, unknown>;
   const out: string[] = [];
   for (const key of ['aliases', 'alias']) {
     const v = fm[key];
@@ -125,17 +127,14 @@ function isLink(x: unknown): x is WikiLink {
 
 /** Every live note in the index, with its links and aliases. */
 export function graphNotes(view: IndexView): GraphNote[] {
-  const r = view.reader;
   const out: GraphNote[] = [];
-  for (const id of r.documentStats(SOURCE_VAULT).keys()) {
-    const doc = r.document(SOURCE_VAULT, id);
-    if (!doc) continue;
+  for (const doc of view.reader.documentLinks(SOURCE_VAULT)) {
     const links = doc.metadata['links'];
     out.push({
-      path: id,
-      title: doc.title ?? id,
+      path: doc.sourceId,
+      title: doc.title ?? doc.sourceId,
       links: Array.isArray(links) ? links.filter(isLink) : [],
-      aliases: aliasesOf(doc.frontmatter),
+      aliases: aliasesOf(doc.metadata['frontmatter']),
       sensitive: doc.sensitive,
     });
   }
