@@ -2,14 +2,15 @@
 // TAP that tap saved for every file (.tap/test-results). The chaos run comes after the other files, so a failure among
 // those had scrolled far above the end of the log; this puts it at the end, where a CI log's tail shows it.
 // Usage: node dist/test/helpers/failed-files.js [results dir]   (exits 1 when a file failed)
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Parser } from 'tap-parser';
 
 const LINES_PER_FILE = 60;
 
-/** Every `.tap` file under `dir`, by path. */
+/** Every `.tap` file under `dir`, by path (none when tap saved nothing: it stopped before any file ran). */
 function tapFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.tap'))
     .map((f) => path.join(dir, f))
@@ -55,7 +56,9 @@ export function failedFiles(dir: string): Array<{ file: string; excerpt: string[
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const failed = failedFiles(process.argv[2] ?? '.tap/test-results');
+  const dir = process.argv[2] ?? '.tap/test-results';
+  if (!existsSync(dir)) console.log(`\nno test results under ${dir}: tap stopped before any test file ran`);
+  const failed = failedFiles(dir);
   if (failed.length > 0) {
     console.log(`\n${failed.length} test file(s) failed:`);
     for (const f of failed) console.log(`\n== ${f.file}\n${f.excerpt.join('\n')}`);
