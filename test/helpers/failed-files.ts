@@ -33,10 +33,13 @@ function passed(tap: string): boolean {
 export function failureExcerpt(tap: string): string[] {
   const lines = tap.split('\n');
   const out: string[] = [];
+  let previous = ''; // the last non-empty line before this one: a subtest's plan right before its `not ok`
   for (const [i, line] of lines.entries()) {
+    const before = previous;
+    if (line.trim() !== '') previous = line;
     if (!/^\s*not ok\b/.test(line) || /#\s*(TODO|SKIP)\b/i.test(line)) continue;
     out.push(line);
-    const endsSubtest = /^\s+1\.\.\d+/.test(lines.slice(0, i).findLast((l) => l.trim() !== '') ?? '');
+    const endsSubtest = /^\s+1\.\.\d+/.test(before);
     if (!endsSubtest && /^\s*---\s*$/.test(lines[i + 1] ?? ''))
       for (const yaml of lines.slice(i + 1)) {
         out.push(yaml);
