@@ -78,11 +78,13 @@ runActor<WatcherMsg, Sends<'watcher'>, State>(
 async function reconcileFromIndex(core: WatcherCore): Promise<void> {
   const db = openIndex(b.dbFile, { readonly: true, cacheMiB: 4 });
   const indexed = new Map<string, IndexedState>();
-  for (const [p, st] of new IndexReader(db, { userId: cfg.user_id }).documentStats(SOURCE_VAULT)) {
+  const reader = new IndexReader(db, { userId: cfg.user_id });
+  for (const [p, st] of reader.documentStats(SOURCE_VAULT)) {
     // chunks built by another chunker version are rebuilt: stats that never match, a hash that never short-circuits
     indexed.set(p, st.chunkerVersion === CHUNKER_VERSION ? st : { mtimeMs: -1, size: -1, contentHash: `stale:${st.contentHash}` });
   }
+  const reported = reader.fileStatuses().map((f) => f.path);
   db.close();
-  await core.reconcile(indexed);
+  await core.reconcile(indexed, reported);
   board.set('reconciledAt', Date.now());
 }

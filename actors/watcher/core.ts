@@ -45,6 +45,11 @@ export class WatcherCore {
   readonly #redo = new Set<VaultPath>();
   readonly #deletes = new Map<VaultPath, HeldDelete>();
   readonly #renameTargets = new Set<VaultPath>(); // re-examined once the rename is stored
+  /**
+   * Paths the store holds a failure for and no document (their last outcome was `failed`, or the index listed them
+   * so at boot): when such a file is gone, a delete clears its row, which no document's delete would otherwise do.
+   */
+  readonly #failed = new Set<VaultPath>();
   #timer: TimerHandle | null = null;
   #timerAt = Infinity;
   #flushing: Promise<void> | null = null;
@@ -56,8 +61,14 @@ export class WatcherCore {
     this.#d = deps;
   }
 
-  /** Boot reconcile: compare disk with what the index holds, stat first, hashing only to pair renames. */
-  async reconcile(indexed: Map<string, IndexedState>): Promise<{ files: number; changed: number; missing: number }> {
+  /**
+   * Boot reconcile: compare disk with what the index holds, stat first, hashing only to pair renames. `reported`: the
+   * paths the index holds a file status for (a failure, or an indexed note's warning).
+   */
+  async reconcile(
+    indexed: Map<string, IndexedState>,
+    reported: Iterable<string> = [],
+  ): Promise<{ files: number; changed: number; missing: number }> {
     const started = this.#d.clock.now();
     if (!(await rootPresent(this.#d.root))) {
       // a vault folder that is gone (removed, unmounted) is not "every note deleted": keep the index as it is and
@@ -67,6 +78,8 @@ export class WatcherCore {
     }
     this.#index.clear(); // a rescan (after a reindex swap) starts from what the new index holds
     for (const [p, s] of indexed) this.#indexed(p as VaultPath, s);
+    this.#failed.clear();
+    for (const p of reported) if (!this.#index.has(p as VaultPath)) this.#failed.add(p as VaultPath);
     const { files, problems } = scanVault(this.#d.root, this.#d.ignore);
     const seen = new Set<string>();
     let changed = 0;
@@ -90,6 +103,8 @@ export class WatcherCore {
       this.#deletes.set(p, { hash: s.contentHash, deadline: now }); // due at once; still pairs with a renamed twin
       missing++;
     }
+    // a failure the index still lists for a file no longer there (or now ignored): its row goes
+    for (const p of this.#failed) if (!seen.has(p)) this.#deleteFailed(p, now);
     this.#d.board.set('filesTotal', files.length);
     this.#reconciled = true;
     this.#d.log.event('vault_reconciled', {
@@ -126,6 +141,15 @@ export class WatcherCore {
     for (let i = p.indexOf('.md/'); i >= 0; i = p.indexOf('.md/', i + 1)) this.#noteFolders.add(p.slice(0, i + 3));
   }
 
+  /**
+   * A delete for a path that failed and is gone, due at once (as a held delete: it waits while the vault folder itself
+   * is gone, and is dropped if the file comes back). Its hash pairs with no rename: the failed file had no document.
+   * The note being written and removed before the chunker read it (an agent's write and its undo) left "vanished".
+   */
+  #deleteFailed(p: VaultPath, now: number): void {
+    if (!this.#deletes.has(p)) this.#deletes.set(p, { hash: '', deadline: now });
+  }
+
   /** A folder appeared, vanished or moved: every known note under it, and every note now in it, is dirty. */
   async onFolder(rel: string): Promise<void> {
     const prefix = rel.endsWith('/') ? rel : `${rel}/`;
@@ -142,6 +166,8 @@ export class WatcherCore {
         this.#inFlight.delete(msg.path);
         if (msg.state) this.#indexed(msg.path, msg.state);
         else if (msg.outcome !== 'failed') this.#index.delete(msg.path);
+        if (msg.outcome === 'failed' && !this.#index.has(msg.path)) this.#failed.add(msg.path);
+        else this.#failed.delete(msg.path);
         this.#d.board.add('filesDone', 1);
         const again = this.#redo.delete(msg.path) || this.#renameTargets.delete(msg.path) || msg.outcome === 'stale';
         if (again) this.#dirty.set(msg.path, this.#d.clock.now());
@@ -232,7 +258,7 @@ export class WatcherCore {
         if (known && !this.#deletes.has(p)) {
           this.#deletes.set(p, { hash: known.contentHash, deadline: now + d.renameWindowMs });
           this.#schedule(now + d.renameWindowMs);
-        }
+        } else if (!known && st.kind === 'missing' && this.#failed.has(p)) this.#deleteFailed(p, now);
         return;
       case 'error':
         this.#inFlight.set(p, now);

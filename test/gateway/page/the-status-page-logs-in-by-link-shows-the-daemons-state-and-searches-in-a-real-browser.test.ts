@@ -80,17 +80,20 @@ t.test('the status page, logged in through a link, in a real browser', { skip },
   const s = await startToolDaemon(FILES);
   t.teardown(() => s.stop());
   const { url, token } = s.d;
-  // an agent write and its undo: the commit list shows both, the write as undone
+  // an agent write and its undo: the commit list shows both, the write as undone. Both waited until indexed: the
+  // page lists every file not indexed, and a note still pending (written, or removed by the undo) would be a row
   const w = await httpCall(
     url,
     'POST',
     '/v1/tools/vault_write',
-    { path: 'Inbox/Egret.md', content: '# Egret\n\nWhite.\n' },
+    { path: 'Inbox/Egret.md', content: '# Egret\n\nWhite.\n', wait_indexed: true },
     { token, agent: 'page-test' },
   );
   t.equal(w.status, 200);
-  const u = await httpCall(url, 'POST', '/v1/tools/vault_undo_last', {}, { token, agent: 'page-test' });
+  t.equal(w.body.indexed, true, 'the write was indexed before the page is read');
+  const u = await httpCall(url, 'POST', '/v1/tools/vault_undo_last', { wait_indexed: true }, { token, agent: 'page-test' });
   t.equal(u.status, 200);
+  t.equal(u.body.indexed, true, 'so was the undo');
 
   const anon = await fetch(new URL('/', url));
   t.equal(anon.status, 401, 'no cookie: 401');
@@ -188,7 +191,7 @@ t.test('the status page, logged in through a link, in a real browser', { skip },
     t.equal(undo[1], 'undone', 'the reverted write says so');
 
     const files = await texts(page, '#files tbody tr');
-    t.equal(files.length, 1);
+    t.equal(files.length, 1, `the rows: ${JSON.stringify(files)}`);
     t.match(files[0], /Inbox\/Broken\.md\s*failed\s*not_utf8/, 'the file that is not indexed, with its reason');
 
     const jobs = (await httpCall(url, 'GET', '/v1/jobs', undefined, { token })).body.jobs as Array<{ name: string }>;
