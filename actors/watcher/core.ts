@@ -150,11 +150,15 @@ export class WatcherCore {
     if (!this.#deletes.has(p)) this.#deletes.set(p, { hash: '', deadline: now });
   }
 
-  /** A folder appeared, vanished or moved: every known note under it, and every note now in it, is dirty. */
+  /**
+   * A folder appeared, vanished or moved: every known note under it (indexed, or failed), and every note now in it, is
+   * dirty.
+   */
   async onFolder(rel: string): Promise<void> {
     const prefix = rel.endsWith('/') ? rel : `${rel}/`;
     const dirty: VaultPath[] = [];
     for (const p of this.#index.keys()) if (p.startsWith(prefix)) dirty.push(p);
+    for (const p of this.#failed) if (p.startsWith(prefix)) dirty.push(p);
     const { files } = scanVault(`${this.#d.root}/${rel}`, (r, isDir) => this.#d.ignore(`${prefix}${r}`, isDir));
     for (const f of files) dirty.push(`${prefix}${f.path}` as VaultPath);
     if (dirty.length) this.onPaths(dirty);

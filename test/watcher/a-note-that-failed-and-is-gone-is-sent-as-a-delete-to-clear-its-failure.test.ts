@@ -1,7 +1,8 @@
 // A note the store holds only a failure for (its last outcome was `failed`: never indexed) is sent as `store.delete`
 // once it is gone, at once and once, so that its failure row goes too: an agent's write undone before the chunker read
 // it failed as "vanished", and that row stayed on the status page for good. A failed note still on disk is read again
-// as before, and at boot a failure the index lists for a file no longer there is deleted the same way.
+// as before; a failed note in a removed folder, and at boot a failure the index lists for a file no longer there, are
+// deleted the same way.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
@@ -69,6 +70,26 @@ t.test('a failed note still on disk is read again, and deleted once it is remove
   await h.until('store.delete');
   await h.settle();
   t.same(h.of('store.delete'), [{ type: 'store.delete', path: note }], 'removed: its failure is deleted');
+});
+
+t.test('a failed note inside a folder that is removed is deleted with the folder', async (t) => {
+  const h = watcherHarness(t, { debounceMs: 100, renameWindowMs: 1_000 });
+  await h.core.reconcile(new Map());
+  const note = vp('Drafts/old/Broken.md');
+  h.write(note, '# broken \u00ff');
+  h.core.onPaths([note]);
+  h.clock.advance(100);
+  await h.until('chunker.file_changed');
+  await h.settle();
+  h.core.handle({ type: 'watcher.done', path: note, outcome: 'failed', state: null });
+
+  // the OS may report only the folder: the watcher looks again at what it knew under it
+  rmSync(path.join(h.root, 'Drafts'), { recursive: true });
+  await h.core.onFolder('Drafts');
+  h.clock.advance(100);
+  await h.until('store.delete');
+  await h.settle();
+  t.same(h.of('store.delete'), [{ type: 'store.delete', path: note }]);
 });
 
 t.test('at boot, a failure the index lists for a file no longer there is deleted; one on disk is read', async (t) => {
