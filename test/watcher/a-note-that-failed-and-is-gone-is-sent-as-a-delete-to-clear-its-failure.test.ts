@@ -6,7 +6,18 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { vp, watcherHarness } from '../helpers/watcher-harness.js';
+import type { VaultPath } from '../../messages/common.js';
+import { vp, watcherHarness, type WatcherHarness } from '../helpers/watcher-harness.js';
+
+/** Writes the note, lets the debounce send it to the chunker (its `count`th message), and reports it failed. */
+async function writeAndFail(h: WatcherHarness, note: VaultPath, text: string, count = 1): Promise<void> {
+  h.write(note, text);
+  h.core.onPaths([note]);
+  h.clock.advance(100);
+  await h.until('chunker.file_changed', count);
+  await h.settle();
+  h.core.handle({ type: 'watcher.done', path: note, outcome: 'failed', state: null });
+}
 
 const withoutState = <T extends { type: string }>(emitted: T[]) => emitted.filter((m) => m.type !== 'main.watcher_state');
 
@@ -49,20 +60,9 @@ t.test('a failed note still on disk is read again, and deleted once it is remove
   const h = watcherHarness(t, { debounceMs: 100, renameWindowMs: 1_000 });
   await h.core.reconcile(new Map());
   const note = vp('Inbox/Broken.md');
-  h.write(note, '# broken \u00ff');
-  h.core.onPaths([note]);
-  h.clock.advance(100);
-  await h.until('chunker.file_changed');
-  await h.settle();
-  h.core.handle({ type: 'watcher.done', path: note, outcome: 'failed', state: null });
-
-  h.write(note, '# still broken \u00fe');
-  h.core.onPaths([note]);
-  h.clock.advance(100);
-  await h.until('chunker.file_changed', 2);
-  await h.settle();
+  await writeAndFail(h, note, '# broken \u00ff');
+  await writeAndFail(h, note, '# still broken \u00fe', 2);
   t.equal(h.of('store.delete').length, 0, 'changed, not gone: read again, nothing deleted');
-  h.core.handle({ type: 'watcher.done', path: note, outcome: 'failed', state: null });
 
   rmSync(path.join(h.root, note));
   h.core.onPaths([note]);
@@ -76,12 +76,7 @@ t.test('a failed note inside a folder that is removed is deleted with the folder
   const h = watcherHarness(t, { debounceMs: 100, renameWindowMs: 1_000 });
   await h.core.reconcile(new Map());
   const note = vp('Drafts/old/Broken.md');
-  h.write(note, '# broken \u00ff');
-  h.core.onPaths([note]);
-  h.clock.advance(100);
-  await h.until('chunker.file_changed');
-  await h.settle();
-  h.core.handle({ type: 'watcher.done', path: note, outcome: 'failed', state: null });
+  await writeAndFail(h, note, '# broken \u00ff');
 
   // the OS may report only the folder: the watcher looks again at what it knew under it
   rmSync(path.join(h.root, 'Drafts'), { recursive: true });
