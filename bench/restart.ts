@@ -187,7 +187,7 @@ function report(r: Measured, goalMs: number): void {
         (m.childReadyMs[c] ?? NaN).toFixed(0),
       ]),
       ['new Daemon → whenCaughtUp()', m.caughtUpMs.toFixed(0)],
-      ['  CPU time meanwhile (every thread; 2 cores give 2 ms a ms)', m.cpuToCaughtUpMs.toFixed(0)],
+      [`  CPU time meanwhile (every thread; ${r.machine.cpus} cores give ${r.machine.cpus} ms a ms)`, m.cpuToCaughtUpMs.toFixed(0)],
       ['new Daemon → first hybrid search answered over HTTP', m.firstSearchMs.toFixed(0)],
       ['new Daemon → both', m.caughtUpAndSearchedMs.toFixed(0)],
     ],

@@ -144,7 +144,8 @@ export class WatcherCore {
   /**
    * A delete for a path that failed and is gone, due at once (as a held delete: it waits while the vault folder itself
    * is gone, and is dropped if the file comes back). Its hash pairs with no rename: the failed file had no document.
-   * The note being written and removed before the chunker read it (an agent's write and its undo) left "vanished".
+   * Without it, a note written and removed before the chunker read it (an agent's write and its undo can be) kept a
+   * "vanished" failure for good.
    */
   #deleteFailed(p: VaultPath, now: number): void {
     if (!this.#deletes.has(p)) this.#deletes.set(p, { hash: '', deadline: now });
