@@ -103,7 +103,9 @@ export class StoreApplier {
         const fmTitle = before?.frontmatter?.title;
         const title = typeof fmTitle === 'string' && fmTitle.trim() ? fmTitle : path.posix.basename(msg.to).replace(/\.md$/i, '');
         const moved = this.writer.renameDocument(SOURCE_VAULT, msg.from, msg.to, title, msg.mtimeMs, msg.size);
-        this.writer.clearFileStatus(msg.from);
+        // moved: `to` is not read again, so a warning about its bytes (frontmatter_invalid) moves with it
+        if (moved) this.writer.moveFileStatus(msg.from, msg.to);
+        else this.writer.clearFileStatus(msg.from);
         const state = moved && before ? { mtimeMs: msg.mtimeMs, size: msg.size, contentHash: before.contentHash } : null;
         return {
           done: [

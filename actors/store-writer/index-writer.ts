@@ -205,6 +205,14 @@ export class IndexWriter {
     return prepared(this.#db, `DELETE FROM file_status WHERE path = ?`).run(path).changes > 0;
   }
 
+  /** A renamed note's status goes with it (the same bytes: the same warning), replacing any at `to`. */
+  moveFileStatus(from: string, to: string): void {
+    this.#db.transaction(() => {
+      prepared(this.#db, `DELETE FROM file_status WHERE path = ?`).run(to);
+      prepared(this.#db, `UPDATE file_status SET path = ? WHERE path = ?`).run(to, from);
+    })();
+  }
+
   /**
    * Use `model` for the vectors written from now on. If the index holds vectors of another model (or none yet)
    * the vector tables are (re)created for its dimension and old vectors dropped: vectors of two models never mix.

@@ -18,3 +18,16 @@ t.test('the latest outcome per path is kept and listed by path', async (t) => {
   );
   t.throws(() => writer.setFileStatus('c.md', 'weird' as never), /CHECK constraint/, 'an unknown state is a bug');
 });
+
+t.test('a status moves with its renamed note, replacing one at the new path', async (t) => {
+  const { writer } = tempIndex(t, { dim: null });
+  writer.setFileStatus('Inbox/bad-fm.md', 'indexed', 'frontmatter_invalid', 'bad YAML at line 2: body indexed');
+  writer.setFileStatus('Archive/bad-fm.md', 'failed', 'vanished', 'ENOENT');
+  writer.moveFileStatus('Inbox/bad-fm.md', 'Archive/bad-fm.md');
+  t.same(
+    writer.reader.fileStatuses().map((f) => `${f.path} ${f.state} ${f.reason}`),
+    ['Archive/bad-fm.md indexed frontmatter_invalid'],
+  );
+  writer.moveFileStatus('Inbox/none.md', 'Archive/none.md');
+  t.equal(writer.reader.fileStatuses().length, 1, 'moving a path with no status changes nothing');
+});
