@@ -6,18 +6,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
-import { openDirect } from '../../bin/direct.js';
-import type { Config } from '../../config/load.js';
-
-/** The index's file statuses, as the status page reads them. */
-function statuses(cfg: Config): string[] {
-  const view = openDirect(cfg)!;
-  try {
-    return view.reader.fileStatuses().map((f) => `${f.path} ${f.state} ${f.reason}`);
-  } finally {
-    view.close();
-  }
-}
+import { fileStatusLines } from '../helpers/file-statuses.js';
 
 t.test('a failed note deleted, live and while the daemon was down, leaves no status entry', async (t) => {
   const v = makeVault({
@@ -30,18 +19,18 @@ t.test('a failed note deleted, live and while the daemon was down, leaves no sta
   const first = await startDaemon(cfg);
   t.teardown(() => first.stop());
   await first.daemon.whenCaughtUp();
-  t.same(statuses(cfg), ['Inbox/binary.md failed binary', 'Inbox/latin1.md failed not_utf8'], 'both failures listed');
+  t.same(fileStatusLines(cfg), ['Inbox/binary.md failed binary', 'Inbox/latin1.md failed not_utf8'], 'both failures listed');
 
   const deleted = first.daemon.nextDone('Inbox/latin1.md', 'deleted');
   rmSync(path.join(v.dir, 'Inbox/latin1.md'));
   await deleted;
-  t.same(statuses(cfg), ['Inbox/binary.md failed binary'], 'deleted while the daemon runs: its failure goes with it');
+  t.same(fileStatusLines(cfg), ['Inbox/binary.md failed binary'], 'deleted while the daemon runs: its failure goes with it');
 
   await first.stop();
   rmSync(path.join(v.dir, 'Inbox/binary.md'));
   const second = await startDaemon(cfg);
   t.teardown(() => second.stop());
   await second.daemon.whenCaughtUp();
-  t.same(statuses(cfg), [], 'deleted while the daemon was down: the next start clears its failure');
+  t.same(fileStatusLines(cfg), [], 'deleted while the daemon was down: the next start clears its failure');
   t.equal((await second.search('walrus chowder', { mode: 'bm25' })).results[0]?.path, 'Inbox/good.md', 'the good note stays');
 });

@@ -5,7 +5,7 @@ import { renameSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
-import { openDirect } from '../../bin/direct.js';
+import { fileStatusLines } from '../helpers/file-statuses.js';
 
 t.test('a renamed note with malformed frontmatter keeps its warning at its new path', async (t) => {
   const v = makeVault({
@@ -17,14 +17,7 @@ t.test('a renamed note with malformed frontmatter keeps its warning at its new p
   const d = await startDaemon(cfg);
   t.teardown(() => d.stop());
   await d.daemon.whenCaughtUp();
-  const statuses = (): string[] => {
-    const view = openDirect(cfg)!;
-    try {
-      return view.reader.fileStatuses().map((f) => `${f.path} ${f.state} ${f.reason}`);
-    } finally {
-      view.close();
-    }
-  };
+  const statuses = () => fileStatusLines(cfg);
   t.same(statuses(), ['Inbox/bad-fm.md indexed frontmatter_invalid']);
 
   // in its own folder, as an editor renames: a new folder's own event could come first and be read as a new note
