@@ -99,6 +99,8 @@ export interface IndexConsistency {
   /** Float vectors without a coarse bit vector, or bit vectors without a float vector. */
   vectorPairMismatch: number;
   chunksOfDeletedDocs: number;
+  /** Buckets of the trigger-kept document counts (and the chunk count) that disagree with the rows. */
+  countsDrift: number;
 }
 
 export interface ModelChange {

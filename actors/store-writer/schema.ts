@@ -4,12 +4,13 @@ import type { Database } from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { forgetPrepared, prepared } from './statement-cache.js';
 import { createFactsV4 } from './facts-schema.js';
+import { createCountsV6 } from './index-counts.js';
 import { nibbleCodesOfBlob, nibbleRowBytes } from './nibble-codes.js';
 import { bigramText, hasUnspaced } from './unspaced-scripts.js';
 import { VECTOR_LOG_RESET_SQL, VECTOR_LOG_SQL, VECTOR_LOG_TRIGGERS_SQL } from './vector-log.js';
 
 /** The schema this code writes; stored in `PRAGMA user_version` and in meta `schema_version`. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 /** How memory_fts and memory_fts_bigram split and fold text (the snippets' scratch table tokenizes the same way). */
 export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
@@ -85,7 +86,7 @@ function checkVersion(db: Database, file: string): void {
 }
 
 /** MIGRATIONS[i] takes the schema from version i to i + 1. */
-const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [createV1, createV2, createV3, createFactsV4, createV5];
+const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [createV1, createV2, createV3, createFactsV4, createV5, createCountsV6];
 
 function migrate(db: Database, file: string): void {
   const from = userVersion(db);

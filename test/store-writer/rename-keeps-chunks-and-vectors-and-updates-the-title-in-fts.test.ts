@@ -33,7 +33,7 @@ t.test('rename keeps chunk ids and vectors and updates path, title and stat', as
     'the new title is searchable in every chunk',
   );
   t.same(search(db, { query: 'Old Title', k: 5, mode: 'bm25' }, null), [], 'the old title is gone');
-  t.same(Object.values(writer.reader.consistency()), [0, 0, 0, 0, 0, 0, 0, 0]);
+  t.same(Object.values(writer.reader.consistency()), [0, 0, 0, 0, 0, 0, 0, 0, 0]);
 });
 
 t.test('renaming onto a live or deleted note replaces it', async (t) => {
@@ -54,7 +54,7 @@ t.test('renaming onto a live or deleted note replaces it', async (t) => {
   const rows = db.prepare('SELECT source_id, deleted_at FROM memory_documents').all();
   t.same(rows, [{ source_id: 'c.md', deleted_at: null }]);
   t.equal(writer.reader.counts().vectors, 1);
-  t.same(Object.values(writer.reader.consistency()), [0, 0, 0, 0, 0, 0, 0, 0]);
+  t.same(Object.values(writer.reader.consistency()), [0, 0, 0, 0, 0, 0, 0, 0, 0]);
 });
 
 t.test('renaming a note to its own path updates the title and stat only', async (t) => {

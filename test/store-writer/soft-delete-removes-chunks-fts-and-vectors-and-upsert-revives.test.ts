@@ -26,7 +26,7 @@ t.test('soft delete leaves the row and nothing searchable', async (t) => {
     hits.map((h) => h.path),
     ['kept.md'],
   );
-  t.same(Object.values(writer.reader.consistency()), [0, 0, 0, 0, 0, 0, 0, 0]);
+  t.same(Object.values(writer.reader.consistency()), [0, 0, 0, 0, 0, 0, 0, 0, 0]);
 });
 
 t.test('upserting a deleted note revives the same row with fresh chunks', async (t) => {

@@ -57,6 +57,7 @@ t.test('an edit replaces only the changed chunk and moves the unchanged ones in 
     vectorsWithoutChunk: 0,
     vectorPairMismatch: 0,
     chunksOfDeletedDocs: 0,
+    countsDrift: 0,
   });
 
   const d = writer.reader.document('vault', 'n.md')!;
