@@ -2,7 +2,7 @@
 // others wait on the folder's lock and then load the finished copy; no one renames over anyone. Only the download
 // ever holds the lock (which the gateway and `models list` show as "downloading"): the loaders that waited check the
 // finished copy side by side without taking it.
-import { readFileSync, watch } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, watch } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import t from 'tap';
@@ -72,4 +72,26 @@ t.test('concurrent loaders download a hub model once', async (t) => {
   t.same(readFileSync(path.join(results[0]!.dir, MODEL)), files[MODEL]);
   await new Promise((r) => setImmediate(r)); // the watcher's last events are delivered
   t.equal(lockRenames, 2, 'the lock was taken once and let go once: by the download, never by a loader that waited');
+});
+
+// A loader that looked at the folder before another finished it, and reached the lock only after that one let go,
+// took the free lock and downloaded the whole model again — the lock reading "downloading" all the while (a daemon
+// test saw a search answer by keyword after the download was done). Under the lock it now looks again first.
+t.test('a loader that looked before another finished, and locks after, loads the finished copy', async (t) => {
+  const hub = await FakeHub.start();
+  t.teardown(() => hub.close());
+  hub.publish('acme/late', makeExport('unigram'));
+  const root = t.testdir();
+  const finished = specFor(hub.url, path.join(root, 'other'), 'acme/late');
+  await ensureHubModel(finished); // what the other loader left: a whole copy with its manifest
+  const before = hub.requests.length;
+
+  const spec = specFor(hub.url, path.join(root, 'models'), 'acme/late');
+  mkdirSync(spec.modelsDir, { recursive: true });
+  const load = ensureHubModel(spec); // its first look, synchronous up to its first await, finds an empty folder
+  cpSync(hubModelDir(finished), hubModelDir(spec), { recursive: true }); // the other loader finishes and lets go
+  const r = await load;
+  t.equal(r.downloaded, false, 'loaded the finished copy');
+  t.same(hub.requests.slice(before), [], 'and asked the hub nothing');
+  t.notOk(existsSync(`${hubModelDir(spec)}.lock`), 'the lock it took to look again is gone');
 });
