@@ -102,10 +102,14 @@ export class StoreApplier {
         const before = this.reader.document(SOURCE_VAULT, msg.from);
         const fmTitle = before?.frontmatter?.title;
         const title = typeof fmTitle === 'string' && fmTitle.trim() ? fmTitle : path.posix.basename(msg.to).replace(/\.md$/i, '');
-        const moved = this.writer.renameDocument(SOURCE_VAULT, msg.from, msg.to, title, msg.mtimeMs, msg.size);
-        // moved: `to` is not read again, so a warning about its bytes (frontmatter_invalid) moves with it
-        if (moved) this.writer.moveFileStatus(msg.from, msg.to);
-        else this.writer.clearFileStatus(msg.from);
+        // one transaction: the note and its status move together, or neither does
+        const moved = this.writer.inTransaction(() => {
+          const m = this.writer.renameDocument(SOURCE_VAULT, msg.from, msg.to, title, msg.mtimeMs, msg.size);
+          // moved: `to` is not read again, so a warning about its bytes (frontmatter_invalid) moves with it
+          if (m) this.writer.moveFileStatus(msg.from, msg.to);
+          else this.writer.clearFileStatus(msg.from);
+          return m;
+        });
         const state = moved && before ? { mtimeMs: msg.mtimeMs, size: msg.size, contentHash: before.contentHash } : null;
         return {
           done: [

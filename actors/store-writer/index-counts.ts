@@ -11,6 +11,12 @@ export interface DocumentCount {
   lastIndexedAt: number | null;
 }
 
+/** The counts taken from the rows themselves, per user and source type: the v6 fill and the drift check. */
+const RECOUNT_SQL = `
+  SELECT user_id, source_type, count(*) FILTER (WHERE deleted_at IS NULL) AS live,
+    count(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted, max(indexed_at) AS last
+  FROM memory_documents GROUP BY user_id, source_type`;
+
 // A row's share of its (user, source type) bucket, added by `sign` 1 or taken away by -1.
 const bucket = (row: 'new' | 'old', sign: 1 | -1) => `
   INSERT INTO document_counts (user_id, source_type, live, deleted, last_indexed_at)
@@ -41,10 +47,7 @@ export function createCountsV6(db: Database): void {
     CREATE TABLE IF NOT EXISTS chunk_count (one INTEGER PRIMARY KEY CHECK (one = 1), n INTEGER NOT NULL);
 
     DELETE FROM document_counts;
-    INSERT INTO document_counts (user_id, source_type, live, deleted, last_indexed_at)
-      SELECT user_id, source_type, count(*) FILTER (WHERE deleted_at IS NULL), count(*) FILTER (WHERE deleted_at IS NOT NULL),
-             max(indexed_at)
-      FROM memory_documents GROUP BY user_id, source_type;
+    INSERT INTO document_counts (user_id, source_type, live, deleted, last_indexed_at) ${RECOUNT_SQL};
     INSERT OR REPLACE INTO chunk_count (one, n) VALUES (1, (SELECT count(*) FROM memory_chunks));
 
     CREATE TRIGGER IF NOT EXISTS memory_documents_count_ai AFTER INSERT ON memory_documents BEGIN ${bucket('new', 1)} END;
@@ -73,10 +76,7 @@ export function storedCounts(db: Database, userId: string): { documents: Documen
  * is older than a row's), plus one if the chunk count does: zero when the triggers kept up (IndexReader.consistency).
  */
 export const COUNTS_DRIFT_SQL = `
-  SELECT (SELECT count(*) FROM (
-      SELECT user_id, source_type, count(*) FILTER (WHERE deleted_at IS NULL) AS live,
-        count(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted, max(indexed_at) AS last
-      FROM memory_documents GROUP BY user_id, source_type) r
+  SELECT (SELECT count(*) FROM (${RECOUNT_SQL}) r
     FULL OUTER JOIN document_counts c USING (user_id, source_type)
     WHERE coalesce(r.live, 0) != coalesce(c.live, 0) OR coalesce(r.deleted, 0) != coalesce(c.deleted, 0)
        OR (r.last IS NOT NULL AND (c.last_indexed_at IS NULL OR c.last_indexed_at < r.last)))

@@ -1,5 +1,6 @@
 // Per-file outcomes for `status --files`: the latest state, reason code and message of each path.
 import t from 'tap';
+import { statusLines } from '../helpers/file-statuses.js';
 import { tempIndex } from '../helpers/index-fixture.js';
 
 t.test('the latest outcome per path is kept and listed by path', async (t) => {
@@ -24,10 +25,7 @@ t.test('a status moves with its renamed note, replacing one at the new path', as
   writer.setFileStatus('Inbox/bad-fm.md', 'indexed', 'frontmatter_invalid', 'bad YAML at line 2: body indexed');
   writer.setFileStatus('Archive/bad-fm.md', 'failed', 'vanished', 'ENOENT');
   writer.moveFileStatus('Inbox/bad-fm.md', 'Archive/bad-fm.md');
-  t.same(
-    writer.reader.fileStatuses().map((f) => `${f.path} ${f.state} ${f.reason}`),
-    ['Archive/bad-fm.md indexed frontmatter_invalid'],
-  );
+  t.same(statusLines(writer.reader), ['Archive/bad-fm.md indexed frontmatter_invalid']);
   writer.moveFileStatus('Inbox/none.md', 'Archive/none.md');
   t.equal(writer.reader.fileStatuses().length, 1, 'moving a path with no status changes nothing');
 });

@@ -78,8 +78,8 @@ export async function ensureHubModel(spec: HubSpec, onEvent: (e: HubEvent) => vo
   const dir = hubModelDir(spec);
   const waitStart = Date.now();
   for (let waited = false; ; waited = true) {
-    const seenWhole = wholeCopyOf(spec, readManifest(dir)); // and then found a file not as recorded: download again
-    const cached = await checkCache(spec, dir, onEvent);
+    const seen = readManifest(dir);
+    const cached = await checkCache(spec, dir, seen, onEvent);
     if (cached) return { dir, manifest: cached, downloaded: false };
     if (waited) {
       // another loader held the folder and did not finish it: if it just failed, do not hammer the hub again
@@ -89,7 +89,8 @@ export async function ensureHubModel(spec: HubSpec, onEvent: (e: HubEvent) => vo
     await mkdir(spec.modelsDir, { recursive: true });
     const lock = await takeLock(dir, (holder) => onEvent({ type: 'waiting', repo: spec.repo, holder }));
     if (!lock) continue; // another loader held it: look at what it left, without the lock
-    if (!seenWhole && wholeCopyOf(spec, readManifest(dir))) {
+    // (a whole copy seen, with a file not as recorded, is downloaded again: its manifest stays until then)
+    if (!wholeCopyOf(spec, seen) && wholeCopyOf(spec, readManifest(dir))) {
       // another loader finished the folder and let go between our look and the lock: check its files without the
       // lock (the lock reads as "downloading"), rather than download the whole model a second time
       await lock.release();
@@ -114,9 +115,11 @@ function wholeCopyOf(spec: HubSpec, m: Manifest | null): m is Manifest {
   return m !== null && m.repo === spec.repo && (spec.file === null || m.model_file === spec.file);
 }
 
-/** The manifest when the folder holds a whole model for `spec` whose files all check out; null to (re)download. */
-async function checkCache(spec: HubSpec, dir: string, onEvent: (e: HubEvent) => void): Promise<Manifest | null> {
-  const m = readManifest(dir);
+/**
+ * `m` (the folder's manifest, as just read) when the folder holds a whole model for `spec` whose files all check out;
+ * null to (re)download.
+ */
+async function checkCache(spec: HubSpec, dir: string, m: Manifest | null, onEvent: (e: HubEvent) => void): Promise<Manifest | null> {
   if (!wholeCopyOf(spec, m)) return null;
   for (const [rel, entry] of Object.entries(m.files)) {
     const pinned = spec.sha256[rel] ?? (rel === m.model_file ? spec.modelSha256 : null);
