@@ -18,6 +18,8 @@ export interface ApplyOutcome {
   episodes?: EpisodesApplied & { batch: number };
 }
 
+type Applied = Exclude<StoreMsg, { type: 'store.swap_index' | 'store.reopen_index' | 'store.prune_episodes' }>;
+
 export class StoreApplier {
   #mismatchReported = false;
   constructor(
@@ -41,7 +43,15 @@ export class StoreApplier {
     return { ok: false, mismatch: first ? `index built with ${what}, configured ${modelKey(model)}` : null };
   }
 
-  apply(msg: Exclude<StoreMsg, { type: 'store.swap_index' | 'store.reopen_index' | 'store.prune_episodes' }>): ApplyOutcome {
+  /**
+   * Applies `msg` in one transaction: a note and its file status (and a fresh index's model with the first vectors)
+   * change together or not at all, so a crash between them cannot leave a status that contradicts the row.
+   */
+  apply(msg: Applied): ApplyOutcome {
+    return this.writer.inTransaction(() => this.#apply(msg));
+  }
+
+  #apply(msg: Applied): ApplyOutcome {
     switch (msg.type) {
       case 'store.upsert': {
         const n = msg.note;
@@ -102,14 +112,10 @@ export class StoreApplier {
         const before = this.reader.document(SOURCE_VAULT, msg.from);
         const fmTitle = before?.frontmatter?.title;
         const title = typeof fmTitle === 'string' && fmTitle.trim() ? fmTitle : path.posix.basename(msg.to).replace(/\.md$/i, '');
-        // one transaction: the note and its status move together, or neither does
-        const moved = this.writer.inTransaction(() => {
-          const m = this.writer.renameDocument(SOURCE_VAULT, msg.from, msg.to, title, msg.mtimeMs, msg.size);
-          // moved: `to` is not read again, so a warning about its bytes (frontmatter_invalid) moves with it
-          if (m) this.writer.moveFileStatus(msg.from, msg.to);
-          else this.writer.clearFileStatus(msg.from);
-          return m;
-        });
+        const moved = this.writer.renameDocument(SOURCE_VAULT, msg.from, msg.to, title, msg.mtimeMs, msg.size);
+        // moved: `to` is not read again, so a warning about its bytes (frontmatter_invalid) moves with it
+        if (moved) this.writer.moveFileStatus(msg.from, msg.to);
+        else this.writer.clearFileStatus(msg.from);
         const state = moved && before ? { mtimeMs: msg.mtimeMs, size: msg.size, contentHash: before.contentHash } : null;
         return {
           done: [
