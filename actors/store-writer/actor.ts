@@ -154,6 +154,7 @@ async function handle(msg: StoreMsg, ctx: ActorCtx<Sends<'store'>, State>): Prom
   const out = await writeWithRetry(() => applier(ctx.state).apply(msg), retryDeps(ctx));
   board.set('lastIndexedAt', Date.now());
   board.add('storeWrites', 1);
+  if (msg.type === 'store.upsert' || msg.type === 'store.delete' || msg.type === 'store.rename') board.add('vaultWrites', 1);
   board.add('chunksIndexed', out.chunks);
   chunks.inc(out.chunks);
   if (out.mismatch)

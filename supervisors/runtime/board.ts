@@ -25,6 +25,7 @@ const SLOTS = [
   'memoryOldestPendingAt', // monotonicMs() when the oldest of it was queued, 0 when none (memory)
   'memoryReplaying', // 1 while the memory actor replays the journal into the index (memory)
   'episodesFailed', // episode or fact documents stored without vectors or not at all, since boot (memory)
+  'vaultWrites', // transactions that changed a vault note's row (upsert, delete, rename) since boot: the link graph's signal (store-writer)
 ] as const;
 export type BoardSlot = (typeof SLOTS)[number];
 

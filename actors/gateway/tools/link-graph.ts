@@ -141,7 +141,10 @@ export function graphNotes(view: IndexView): GraphNote[] {
   return out;
 }
 
-/** Rebuilds the graph only when the store has written (or swapped the index) since the last build. */
+/**
+ * Rebuilds the graph only when a vault note's row changed (or the index was swapped) since the last build: chat
+ * turns, tasks and facts are written to the index all the time and never change a note's links.
+ */
 export class LinkGraphCache {
   #stamp = -1;
   #graph: LinkGraph | null = null;
@@ -151,7 +154,7 @@ export class LinkGraphCache {
   get(): LinkGraph {
     const b = this.view.board;
     // without a board (direct mode) there is no cheap change signal: rebuild every call
-    const stamp = b ? b.get('storeWrites') + b.get('indexGeneration') * 1e9 : NaN;
+    const stamp = b ? b.get('vaultWrites') + b.get('indexGeneration') * 1e9 : NaN;
     if (!this.#graph || stamp !== this.#stamp) {
       this.view.state(); // reopens the connection if a reindex swapped the file
       this.#graph = new LinkGraph(graphNotes(this.view));
