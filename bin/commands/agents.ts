@@ -3,7 +3,16 @@
 import { mkdirSync } from 'node:fs';
 import { RATE } from '../../config/schema-agents.js';
 import { readAudit } from '../../actors/gateway/agents/audit.js';
-import { addAgent, readAgents, revokeAgent, rotateAgent, SCOPES, type Scope, type StoreResult } from '../../actors/gateway/agents/store.js';
+import {
+  addAgent,
+  isReservedAgentName,
+  readAgents,
+  revokeAgent,
+  rotateAgent,
+  SCOPES,
+  type Scope,
+  type StoreResult,
+} from '../../actors/gateway/agents/store.js';
 import { configFor, EXIT, UsageError, type Args } from '../args.js';
 
 function done<T>(r: StoreResult<T>): T {
@@ -67,6 +76,8 @@ export async function agentsCommand(a: Args): Promise<number> {
         created_at: x.created_at,
         rotated_at: x.rotated_at,
         last_used: last.get(x.name) ?? null,
+        // added before reserved names were refused: the gateway refuses its token
+        ...(isReservedAgentName(x.name) ? { refused: 'reserved name: revoke it and add it under another' } : {}),
       }));
       if (a.json) {
         process.stdout.write(`${JSON.stringify({ agents: rows }, null, 2)}\n`);
@@ -78,7 +89,7 @@ export async function agentsCommand(a: Args): Promise<number> {
       }
       const table = [['name', 'scope', 'folders', 'sensitive', 'rate', 'created', 'last used']].concat(
         rows.map((r) => [
-          r.name,
+          r.refused ? `${r.name} (refused: reserved name)` : r.name,
           r.scope,
           r.folders?.join(',') ?? '(allowlist)',
           r.sensitive ? 'yes' : 'no',

@@ -33,7 +33,7 @@ t.test('the fact log', async (t) => {
     const log = readFileSync(path.join(v.dir, update.path), 'utf8').split('\n');
     t.equal(log[old.line - 1], '- [people] Alice lives in Berlin #alice', 'the answer names the line it wrote');
     t.equal(log[update.line - 1], '- [people] Alice moved to Lisbon #alice #moves');
-    t.match(log[update.line - 2], /^## \d\d:\d\d — chat-42$/, 'under a header naming the session');
+    t.match(log[update.line - 2], /^## \d\d:\d\d — agent-1 · chat-42$/, 'under a header naming the recorder and the session');
     t.match(update.path, /^Memory\/Log\/\d{4}-\d\d-\d\d\.md$/);
     t.match(update.fact_id, new RegExp(`^${update.path.slice(11, 21)}#[0-9a-f]{8}$`));
     const commit = git(v.dir, 'show', '-s', '--format=%B', update.commit);

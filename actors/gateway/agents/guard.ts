@@ -64,8 +64,11 @@ export function episodeOwner(reader: IndexReader, id: string): string | null {
   return agents.size === 1 ? [...agents][0]! || null : null;
 }
 
-/** The `who` a fact's log header records: an agent's own name first, so its facts are known as its own. */
+/**
+ * The `who` a fact's log header records: the recorder's name first (an agent's own, else the owner's
+ * `X-Memvault-Agent` or `agent`), then the session, so a session id never reads as the name of an agent.
+ */
 export function factWho(p: Principal | undefined, agent: string, sessionId: string | undefined): string {
-  if (p?.kind === 'agent') return sessionId ? `${p.name} · ${sessionId}` : p.name;
-  return sessionId ?? agent;
+  const name = p?.kind === 'agent' ? p.name : agent;
+  return sessionId ? `${name} · ${sessionId}` : name;
 }

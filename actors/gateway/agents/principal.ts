@@ -4,7 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { sanitiseAgent } from '../tools/types.js';
-import { type AgentRecord, agentsFile, keyIdOf, type Principal, readAgents, verifyToken } from './store.js';
+import { type AgentRecord, agentsFile, isReservedAgentName, keyIdOf, type Principal, readAgents, verifyToken } from './store.js';
 
 export type { Principal } from './store.js';
 
@@ -53,7 +53,8 @@ export class Authenticator {
     if (!token.startsWith('mv_') || this.#o.dataDir === null) return null;
     this.#reload();
     const rec = this.#byKey.get(keyIdOf(token));
-    if (!rec) return null;
+    // a reserved name (added before names were checked) would own the daemon's own work: its token is refused
+    if (!rec || isReservedAgentName(rec.name)) return null;
     const cacheKey = digest.toString('hex');
     if (this.#verified.get(cacheKey) !== rec.hash) {
       if (!(await verifyToken(token, rec.hash))) return null;

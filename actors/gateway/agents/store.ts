@@ -11,6 +11,16 @@ export type Scope = (typeof SCOPES)[number];
 
 /** Agent names: what commits, episodes, the recall log and the audit trail record. */
 export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/**
+ * Names the daemon records work under itself: the owner's token without an `X-Memvault-Agent` header (`agent`), the
+ * CLI, backfill, the status page, the dream, the scheduler's and curation's writers (`memvault-…`). An agent holding
+ * one would own that work (undo it, forget it), so no agent may be named so, in any letter case.
+ */
+const RESERVED_AGENT_NAMES = new Set(['agent', 'anonymous', 'owner', 'cli', 'backfill', 'status-page', 'dream']);
+export function isReservedAgentName(name: string): boolean {
+  const n = name.toLowerCase();
+  return RESERVED_AGENT_NAMES.has(n) || n.startsWith('memvault');
+}
 /** A folder prefix: vault-relative plain names joined by `/`, no `.` or `..` segments. */
 const FOLDER = /^(?!.*(?:^|\/)\.\.?(?:\/|$))[^/\\\0][^\\\0]*$/;
 
@@ -139,6 +149,12 @@ export function addAgent(dataDir: string, g: Grant, now: Date): StoreResult<{ to
       ok: false,
       reason: 'bad_request',
       message: `agent name "${g.name}" must be 1-64 letters, digits, _ . - (starting with a letter or digit)`,
+    };
+  if (isReservedAgentName(g.name))
+    return {
+      ok: false,
+      reason: 'bad_request',
+      message: `agent name "${g.name}" is reserved: memvault records its own work under it (reserved: ${[...RESERVED_AGENT_NAMES].join(', ')}, memvault…); choose another`,
     };
   const f = readAgents(dataDir);
   if (f.agents.some((a) => a.name === g.name))
