@@ -86,9 +86,12 @@ t.test('a daily reflection is written once, from the day’s notes, as one commi
   t.match(metrics, /memvault_llm_calls_total\{task_type="daily_reflection",model="llama3\.1:8b",outcome="ok"\} 3/);
 
   t.match((await s.run('no_such_job')).status, 404);
-  t.match(await s.run('daily_reflection', { date: '19 Nov' }), {
-    status: 400,
-    body: { error: { reason: 'bad_request', message: /date must be YYYY-MM-DD/ } },
-  });
+  for (const date of ['19 Nov', 'yesterday'])
+    t.match(await s.run('daily_reflection', { date }), {
+      status: 400,
+      body: { error: { reason: 'bad_request', message: /date must be YYYY-MM-DD/ } },
+    });
+  for (const date of ['2026-02-30', '2026-13-45'])
+    t.match(await s.run('daily_reflection', { date }), { status: 400, body: { error: { reason: 'bad_request', message: /real day/ } } });
   t.equal((await s.d.api('POST', '/v1/jobs/daily_reflection/run', {}, null)).status, 401, 'the token is needed');
 });
