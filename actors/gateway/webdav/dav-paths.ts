@@ -26,13 +26,18 @@ export const hrefFor = (e: Entry) =>
 
 /** The vault-relative path a /dav URL names, or null when it breaks a path rule (answered 404: nothing to see). */
 export function davPath(pathname: string): string | null {
-  let rest: string;
+  let segs: string[];
   try {
-    rest = decodeURIComponent(pathname.slice(DAV_PREFIX.length));
+    // split before decoding: an encoded slash (%2F) is part of a name, and no vault name holds one
+    segs = pathname
+      .slice(DAV_PREFIX.length)
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s) => decodeURIComponent(s));
   } catch {
     return null;
   }
-  const segs = rest.split('/').filter((s) => s !== '');
+  if (segs.some((s) => s.includes('/'))) return null;
   const control = (c: string) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f;
   for (const s of segs) if (s === '..' || s.startsWith('.') || s.includes('\\') || [...s].some(control)) return null;
   return segs.join('/').normalize('NFC');

@@ -82,11 +82,19 @@ t.test('rclone syncs the vault down and up; hidden things and symlinks stay out;
     ['/dav/People/link.md', 403], // a symlink: never written through
     ['/dav/Outside/new.md', 409], // its folder is a symlink out of the vault
     ['/dav/a%2F..%2F..%2Fescape.md', 403],
+    ['/dav/People%2Fencoded.md', 403], // an encoded slash is refused, not read as a folder
   ];
   for (const [p, status] of refused)
     t.equal((await fetch(`${s.d.url}${p}`, { method: 'PUT', headers: auth, body: 'x' })).status, status, `PUT ${p} is refused`);
   t.equal(readFileSync(path.join(outside, 'secret.md'), 'utf8'), '# Secret\n', 'nothing written outside');
-  for (const p of ['/dav/.git/config', '/dav/.memvault/token', '/dav/%2e%2e/etc/passwd', '/dav/People/link.md', '/dav/Outside/secret.md'])
+  for (const p of [
+    '/dav/.git/config',
+    '/dav/.memvault/token',
+    '/dav/%2e%2e/etc/passwd',
+    '/dav/People/link.md',
+    '/dav/Outside/secret.md',
+    '/dav/People%2FBeta.md',
+  ])
     t.equal((await fetch(`${s.d.url}${p}`, { headers: auth })).status, 404, `${p} is not there`);
   const get = await fetch(`${s.d.url}/dav/People/Beta.md`, { headers: auth });
   const etag = get.headers.get('etag')!;
