@@ -62,7 +62,8 @@ export async function callDaemon<T>(
 ): Promise<T> {
   const r = await fetch(`${d.url}${route}`, {
     method,
-    headers: { authorization: `Bearer ${d.token}`, 'content-type': 'application/json' },
+    // the CLI's own calls are recorded as `cli` (commits, audit), as its tool calls are (tool-call.ts)
+    headers: { authorization: `Bearer ${d.token}`, 'content-type': 'application/json', 'x-memvault-agent': 'cli' },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(timeoutMs),
   });

@@ -105,6 +105,10 @@ t.test('memory commands', async (t) => {
     const pruned = await cli(['prune', ...conf, '--json']);
     t.equal(pruned.code, 0, pruned.stderr);
     t.same(JSON.parse(pruned.stdout).removed, { chat: 0, task: 0, correction: 0 });
+    // the CLI's calls are recorded as `cli`, not as the owner token's header-less `agent`
+    const audit = await cli(['audit', ...conf, '--json']);
+    const entries = JSON.parse(audit.stdout).entries as Array<{ tool: string }>;
+    t.match(entries.filter((e) => e.tool === 'route:prune').at(-1), { agent: 'cli', outcome: 'ok' });
 
     const forgot = await cli(['forget', ...conf, '--episode', 'task:T-1']);
     t.equal(forgot.code, 0, forgot.stderr);
