@@ -29,11 +29,12 @@ const id = (name: string, colonFree = false) =>
     .refine((v) => v.trim() === v && !CONTROL.test(v), `${name} must not hold control characters or leading/trailing spaces`)
     .refine((v) => !colonFree || !v.includes(':'), `${name} must not hold ':' (episode ids are "chat:<session>:<message>")`);
 const short = (name: string) => str(name).min(1, `${name} must not be empty`).max(256, `${name} must be at most 256 characters`);
+const AT_RULE = 'at must be epoch ms, an ISO 8601 date-time with a zone (e.g. 2026-05-01T09:30:00Z) or a date (2026-05-01)';
 const at = z
   .union([
-    z.number({ invalid_type_error: 'at must be epoch milliseconds or an ISO 8601 date' }).finite().nonnegative().max(8.64e15),
-    z.string().datetime({ offset: true, message: 'at must be an ISO 8601 date-time with a zone (e.g. 2026-05-01T09:30:00Z) or epoch ms' }),
-    z.string().date('at must be an ISO 8601 date-time with a zone or epoch ms'),
+    z.number({ invalid_type_error: AT_RULE }).finite().nonnegative().max(8.64e15),
+    z.string().datetime({ offset: true, message: AT_RULE }),
+    z.string().date(AT_RULE),
   ])
   .optional();
 

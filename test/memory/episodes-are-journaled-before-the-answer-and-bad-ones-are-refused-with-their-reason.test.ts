@@ -68,6 +68,7 @@ t.test('episodes over HTTP', async (t) => {
         { type: 'chat', session_id: 'a:b', message_id: 'm7', role: 'user', text: 'a session id with a colon' },
         { type: 'chat', session_id: 'trip', message_id: 'm8', role: 'narrator', text: 'who is speaking here?' },
         'not an object',
+        { type: 'task', task_id: 'T-11', title: 'When was this?', status: 'open', at: 'yesterday' },
       ],
     });
     t.equal(r.status, 200);
@@ -85,6 +86,7 @@ t.test('episodes over HTTP', async (t) => {
         [10, 'bad_request'],
         [11, 'bad_request'],
         [12, 'bad_request'],
+        [13, 'bad_request'],
       ],
     );
     t.match(r.body.rejected[0].message, /unknown type "email"/);
@@ -92,6 +94,7 @@ t.test('episodes over HTTP', async (t) => {
     t.match(r.body.rejected[2].message, /status is required/);
     t.match(r.body.rejected[4].message, /4097 bytes, over the 4096-byte limit \(episodes\.max_text_bytes\)/);
     t.match(r.body.rejected[6].message, /must not hold ':'/);
+    t.match(r.body.rejected.at(-1).message, /at must be epoch ms, an ISO 8601 date-time with a zone .* or a date/);
     const lines = journalLines(d.cfg.data_dir);
     t.same(
       lines.map((l) => [l.ep.type, l.agent]),
