@@ -162,6 +162,8 @@ export function parseArgs(argv: string[]): Args {
 }
 
 export class UsageError extends Error {}
+/** A command that was asked properly and could not do it (a missing file, an unknown agent): exit 1, no usage. */
+export class CommandFailure extends Error {}
 
 /** Settings for a command: `--vault` (or the config's `vault`, or the current folder for read-only commands). */
 export function configFor(a: Args, opts: { vaultRequired: boolean }): Config {

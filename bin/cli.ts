@@ -1,7 +1,7 @@
 // memvault's command line: parses arguments and dispatches to one command module; exit codes are stable.
 import '../actors/embedder/onnxruntime-telemetry.js';
 import { ConfigError } from '../config/load.js';
-import { EXIT, parseArgs, UsageError } from './args.js';
+import { CommandFailure, EXIT, parseArgs, UsageError } from './args.js';
 
 const USAGE = `memvault — a memory vault daemon for AI agents
 
@@ -125,6 +125,9 @@ export async function main(argv: string[]): Promise<void> {
       if (err.message) process.stderr.write(`memvault: ${err.message}\n\n`);
       process.stderr.write(USAGE + '\n');
       code = err.message ? EXIT.usage : EXIT.ok;
+    } else if (err instanceof CommandFailure) {
+      process.stderr.write(`memvault: ${err.message}\n`);
+      code = EXIT.failure;
     } else if (err instanceof ConfigError) {
       process.stderr.write(`memvault: ${err.message}\n`);
       code = EXIT.config;

@@ -13,11 +13,13 @@ import {
   type Scope,
   type StoreResult,
 } from '../../actors/gateway/agents/store.js';
-import { configFor, EXIT, UsageError, type Args } from '../args.js';
+import { CommandFailure, configFor, EXIT, UsageError, type Args } from '../args.js';
 
 function done<T>(r: StoreResult<T>): T {
   if (r.ok) return r.result;
-  throw new UsageError(r.message);
+  // a bad name is a usage error; an agent that exists already, or not at all, is a failure of the command
+  if (r.reason === 'bad_request') throw new UsageError(r.message);
+  throw new CommandFailure(r.message);
 }
 
 /** `Inbox,Projects/Atlas` → folder prefixes without leading or trailing slashes; `..`, `.` and empty ones refused. */

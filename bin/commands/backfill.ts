@@ -9,7 +9,7 @@ import { Daemon } from '../../main/daemon.js';
 import type { Episode } from '../../messages/episodes.js';
 import type { AppendResult, CloseResult } from '../../messages/to-memory.js';
 import { makeLogger } from '../../supervisors/runtime/log.js';
-import { configFor, EXIT, UsageError, type Args } from '../args.js';
+import { CommandFailure, configFor, EXIT, UsageError, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
 
 type Kind = 'chat' | 'task' | 'correction';
@@ -91,7 +91,7 @@ function readExport(file: string): { episodes: Array<Record<string, unknown>>; u
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read --from ${file}: ${(err as Error).message}`);
+    throw new CommandFailure(`cannot read --from ${file}: ${(err as Error).message}`);
   }
   const episodes: Array<Record<string, unknown>> = [];
   let unreadable = 0;

@@ -64,6 +64,9 @@ t.test('memory commands', async (t) => {
     t.same(counts(cfg.data_dir), c1, 'a second run changes no row count');
     const chatOnly = await cli(['backfill', ...conf, '--source', 'chat']);
     t.equal(chatOnly.code, 2, '--source chat needs --from');
+    const missing = await cli(['backfill', ...conf, '--source', 'chat', '--from', path.join(cfg.data_dir, 'no-such.jsonl')]);
+    t.equal(missing.code, 1, 'a --from file that cannot be read is a failure, not a usage error');
+    t.match(missing.stderr, /^memvault: cannot read --from .*no-such\.jsonl: ENOENT[^\n]*\n$/, 'said once, without the usage text');
   });
 
   await t.test('through a running daemon: backfill again, recall, prune, forget, status', async (t) => {

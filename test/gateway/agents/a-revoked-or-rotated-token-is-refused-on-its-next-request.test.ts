@@ -20,7 +20,11 @@ t.test('revoke and rotate take effect on the next request', async (t) => {
   const file = path.join(s.cfg.data_dir, 'agents.json');
   t.equal(statSync(file).mode & 0o777, 0o600, 'agents.json is 0600');
   t.notOk(readFileSync(file, 'utf8').includes(token.slice(3)), 'only a hash is stored');
-  t.equal((await cli('agents', 'add', 'courier', '--scope', 'read')).code, 2, 'a second agent of that name is refused');
+  t.equal(
+    (await cli('agents', 'add', 'courier', '--scope', 'read')).code,
+    1,
+    'a second agent of that name is refused (a failure, not a usage error)',
+  );
   t.equal((await cli('agents', 'add', 'x', '--scope', 'owner')).code, 2, 'an unknown scope is refused');
 
   const read = (tok: string) => toolAs(s.d.url, tok, 'vault_read', { path: 'Inbox/Seed.md' });
@@ -41,7 +45,9 @@ t.test('revoke and rotate take effect on the next request', async (t) => {
 
   t.equal((await cli('agents', 'revoke', 'courier')).code, 0);
   t.equal((await read(rotated)).status, 401, 'a revoked token is refused on its next request');
-  t.equal((await cli('agents', 'revoke', 'courier')).code, 2, 'revoking twice says there is no such agent');
+  const twice = await cli('agents', 'revoke', 'courier');
+  t.equal(twice.code, 1, 'revoking twice says there is no such agent');
+  t.equal(twice.stderr, 'memvault: no agent named "courier"\n', 'once, without the usage text');
   t.equal((await read(s.d.token)).status, 200, 'the owner token stays');
 
   const audit = await cli('audit', '--agent', 'courier', '--json');
