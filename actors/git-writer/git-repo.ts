@@ -420,7 +420,10 @@ export class GitRepo {
         );
       }
       const which = conflicted.length > 0 ? conflicted.join(', ') : target.paths.join(', ');
-      return fail('conflict', `cannot undo ${what}: ${which} changed since; nothing was changed — undo the later changes to it first (newest first), or edit it by hand`);
+      return fail(
+        'conflict',
+        `cannot undo ${what}: ${which} changed since; nothing was changed — undo the later changes to it first (newest first), or edit it by hand`,
+      );
     }
     return fail('git_failed', r.message);
   }
