@@ -89,7 +89,14 @@ interface Plan {
   vectorLimit: number;
 }
 
-function plan(req: SearchRequest, opts: SearchOptions, useVector: boolean): Plan {
+/**
+ * Grouped by note, a search whose lists were read to their depth and still held fewer than k notes (one note's many
+ * sections filled them) reads them again this many times deeper, up to MAX_WIDEN times the first depth.
+ */
+const WIDEN_STEP = 4;
+const MAX_WIDEN = 64;
+
+function plan(req: SearchRequest, opts: SearchOptions, useVector: boolean, widen = 1): Plan {
   if (!Number.isInteger(req.k) || req.k < 0) throw new Error(`k must be a non-negative integer, got ${req.k}`);
   const k = Math.min(req.k, MAX_K);
   const filters = filterSql(req.userId ?? 'default', req.filters ?? {});
@@ -105,8 +112,8 @@ function plan(req: SearchRequest, opts: SearchOptions, useVector: boolean): Plan
   const depthOf = (perK: number): number => (fusing ? Math.max(perK * k, MIN_DEPTH) : noteScored ? Math.max(want, perK * k) : want);
   const completing = r.complete && noteScored && fusing;
   const limitOf = (depth: number): number => (completing ? Math.max(depth, COMPLETE_DEPTH) : depth);
-  const bm25Depth = depthOf(r.depth.bm25);
-  const vectorDepth = depthOf(r.depth.vector);
+  const bm25Depth = depthOf(r.depth.bm25) * widen;
+  const vectorDepth = depthOf(r.depth.vector) * widen;
   return {
     k,
     filters,
@@ -141,11 +148,36 @@ function searchInSnapshot(
 ): SearchHit[] {
   const dim = vectorDim(db);
   const useVector = queryVector !== null && dim !== null && req.mode !== 'bm25';
-  const { k, filters, fts, ranking: r, byNote, noteScored, fusing, completing, ...depths } = plan(req, opts, useVector);
-  if (k === 0) return [];
   if (useVector && queryVector.length !== dim) {
     throw new Error(`query vector has ${queryVector.length} floats, the index holds vectors of ${dim}`);
   }
+  let match: string | undefined;
+  for (let widen = 1; ; widen *= WIDEN_STEP) {
+    const p = plan(req, opts, useVector, widen);
+    const out = rankInSnapshot(db, req, useVector ? queryVector : null, opts, p, widen === 1 ? early : match);
+    if ('chunks' in out) return materialise(db, out.chunks, out.keyword);
+    if (!out.short || widen >= MAX_WIDEN) return materialiseGroups(db, out.groups, out.keyword);
+    match = out.keyword.match ?? undefined;
+  }
+}
+
+type Answer =
+  | { keyword: Keyword; chunks: Ranked[] }
+  /** short: fewer than k notes while a list came back as deep as it was read (more notes may lie below) */
+  | { keyword: Keyword; groups: NoteGroup[]; short: boolean };
+
+function rankInSnapshot(
+  db: Database,
+  req: SearchRequest,
+  queryVector: Float32Array | null,
+  opts: SearchOptions,
+  p: Plan,
+  /** the keyword list read while the query was embedded, or the match expression of a shallower read (widening) */
+  prior?: EarlyKeyword | string,
+): Answer {
+  const early = typeof prior === 'string' ? undefined : prior;
+  const { k, filters, fts, ranking: r, byNote, noteScored, fusing, completing, ...depths } = p;
+  if (k === 0) return { keyword: { ranked: [], match: null, table: fts.table }, chunks: [] };
 
   const lists: ChunkList[] = [];
   let keyword: Keyword = { ranked: [], match: null, table: fts.table };
@@ -159,7 +191,7 @@ function searchInSnapshot(
     keyword =
       early?.limit === depths.bm25.read
         ? { ...early.keyword, ranked: unchanged ? early.keyword.ranked : recheck(db, filters, early.keyword.ranked, facts) }
-        : bm25List(db, fts, filters, depths.bm25, r, req.matchBudget, facts);
+        : bm25List(db, fts, filters, depths.bm25, r, req.matchBudget, facts, typeof prior === 'string' ? prior : undefined);
     deep.push(keyword.ranked);
     lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25.rank), weight: 1 });
   }
@@ -167,7 +199,7 @@ function searchInSnapshot(
   // the chunks a vector list ranks get their exact cosine; those read deeper only for the complete scores, the estimate
   const vectorDepth = { read: depths.vectorLimit, exact: depths.vectorDepth };
   if (req.mode === 'vector' || fusing) {
-    const vec = useVector ? vectorList(db, queryVector, filters, k, vectorDepth, oversample, facts) : [];
+    const vec = queryVector ? vectorList(db, queryVector, filters, k, vectorDepth, oversample, facts) : [];
     deep.push(vec);
     lists.push({ kind: 'vector', items: vec.slice(0, depths.vectorDepth), weight: r.fusion.vector });
   }
@@ -200,9 +232,16 @@ function searchInSnapshot(
     groups = rankNotes(db, { chunks: chunkLists, fused: ranked, docOf: docs }, r.note!, r.fusion, k, minScore);
   } else {
     if (minScore !== undefined) ranked = ranked.filter((x) => x.score >= minScore);
-    if (!byNote) return materialise(db, ranked.slice(0, k), keyword);
+    if (!byNote) return { keyword, chunks: ranked.slice(0, k) };
     groups = groupByNote(db, ranked, k, docs);
   }
+  // a list that came back as deep as it was read may hold more notes further down
+  const full = deep.some((l, i) => l.length >= (i === 0 && req.mode !== 'vector' ? depths.bm25.read : depths.vectorLimit));
+  return { keyword, groups, short: groups.length < k && full };
+}
+
+/** Each note's best hit, with its other sections' hits in `also`. */
+function materialiseGroups(db: Database, groups: NoteGroup[], keyword: Keyword): SearchHit[] {
   const hits = new Map(
     materialise(
       db,
@@ -245,10 +284,12 @@ function bm25List(
   ranking: Ranking,
   budget: number | undefined,
   facts?: ChunkFacts,
+  /** the expression a shallower read of this search matched: reading deeper extends its list, never reorders it */
+  sameMatch?: string,
 ): Keyword {
   if (terms.length === 0) return { ranked: [], match: null, table };
   const limit = depth.read;
-  const match = matchExpression(db, table, terms, depth, budget);
+  const match = sameMatch ?? matchExpression(db, table, terms, depth, budget);
   const weights = bm25Weights(ranking);
   // rows come as [id, b] arrays (raw): an object a row costs ~1.5 µs more
   const score = ([id, b]: Row): Ranked => ({ id, score: -b / (1 - b) });

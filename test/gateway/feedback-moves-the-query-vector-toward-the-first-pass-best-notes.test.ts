@@ -5,21 +5,13 @@ import t from 'tap';
 import { feedbackVector, seedChunks } from '../../actors/gateway/feedback.js';
 import { DEFAULT_RANKING, withRanking } from '../../actors/gateway/ranking.js';
 import { search } from '../../actors/gateway/search.js';
-import { chunk, doc, dot, randomUnit, rng, tempIndex, unit } from '../helpers/index-fixture.js';
+import { chunk, doc, dot, randomUnit, rng, tempIndex, unit, vectorAtCosine } from '../helpers/index-fixture.js';
 
 const r = rng(1818);
 const DIM = 16;
 
 /** A unit vector whose cosine with the unit vector `q` is exactly `c`. */
-function atCosine(q: Float32Array, c: number): Float32Array {
-  const u = randomUnit(DIM, r);
-  const d = dot(u, q);
-  for (let i = 0; i < DIM; i++) u[i] = u[i]! - d * q[i]!;
-  unit(u);
-  const v = new Float32Array(DIM);
-  for (let i = 0; i < DIM; i++) v[i] = c * q[i]! + Math.sqrt(1 - c * c) * u[i]!;
-  return v;
-}
+const atCosine = (q: Float32Array, c: number): Float32Array => vectorAtCosine(q, c, r);
 
 t.test('the moved vector is normalize(q + beta × mean of the seeds’ vectors), and q itself without seeds', async (t) => {
   const { db, writer } = tempIndex(t);

@@ -3,21 +3,13 @@
 import t from 'tap';
 import { BASELINE_RANKING, DEFAULT_RANKING, withRanking } from '../../actors/gateway/ranking.js';
 import { search } from '../../actors/gateway/search.js';
-import { chunk, doc, dot, randomUnit, rng, tempIndex, unit } from '../helpers/index-fixture.js';
+import { chunk, doc, randomUnit, rng, tempIndex, vectorAtCosine } from '../helpers/index-fixture.js';
 
 const r = rng(18);
 const DIM = 16;
 
 /** A unit vector whose cosine with the unit vector `q` is exactly `c`. */
-function atCosine(q: Float32Array, c: number): Float32Array {
-  const u = randomUnit(DIM, r);
-  const d = dot(u, q);
-  for (let i = 0; i < DIM; i++) u[i] = u[i]! - d * q[i]!;
-  unit(u);
-  const v = new Float32Array(DIM);
-  for (let i = 0; i < DIM; i++) v[i] = c * q[i]! + Math.sqrt(1 - c * c) * u[i]!;
-  return v;
-}
+const atCosine = (q: Float32Array, c: number): Float32Array => vectorAtCosine(q, c, r);
 
 const paths = (hits: Array<{ path: string }>) => hits.map((h) => h.path);
 

@@ -3,8 +3,9 @@
 // gets 3 notes, not 3 sections of the one long note that mentions the word most.
 import t from 'tap';
 import { IndexView, type SearchLimits } from '../../actors/gateway/index-view.js';
+import { search } from '../../actors/gateway/search.js';
 import { Board } from '../../supervisors/runtime/board.js';
-import { chunk, doc, tempIndex } from '../helpers/index-fixture.js';
+import { chunk, doc, randomUnit, rng, tempIndex, vectorAtCosine } from '../helpers/index-fixture.js';
 
 const limits: SearchLimits = { defaultK: 3, maxK: 20, minScore: 0, defaultMode: 'bm25', userId: 'default' };
 
@@ -55,4 +56,36 @@ t.test('one result per note, other matching sections in also; group chunk keeps 
     [[], []],
     'a one-section note has nothing in also',
   );
+});
+
+t.test('k notes come back in every mode even when one note holds more matching sections than the lists read', async (t) => {
+  const { db, writer } = tempIndex(t);
+  const r = rng(7);
+  const q = randomUnit(16, r);
+  // twelve sections of one note say "kiln" most and sit nearest the question: more than k × 3 (the lists' first read)
+  writer.upsertDocument(
+    doc(
+      'Studio/kiln-manual.md',
+      Array.from({ length: 12 }, (_, i) =>
+        chunk(i, `kiln kiln kiln kiln part ${i}`, { headingPath: ['Manual', `Part ${i}`], vector: vectorAtCosine(q, 0.95 - i / 100, r) }),
+      ),
+    ),
+  );
+  for (const [i, day] of ['monday', 'tuesday', 'wednesday', 'thursday'].entries())
+    writer.upsertDocument(
+      doc(`Journal/${day}.md`, [
+        chunk(0, `fired the kiln on ${day} with a long list of other words`, { vector: vectorAtCosine(q, 0.6 - i / 100, r) }),
+      ]),
+    );
+  for (let i = 0; i < 30; i++)
+    writer.upsertDocument(doc(`Other/${i}.md`, [chunk(0, `unrelated page ${i}`, { vector: vectorAtCosine(q, 0.1, r) })]));
+
+  for (const mode of ['bm25', 'vector', 'hybrid'] as const)
+    for (const k of [2, 3, 4, 5]) {
+      const hits = search(db, { query: 'kiln', k, mode, group: 'note' }, q);
+      t.equal(hits.length, k, `${mode}, k = ${k}: ${k} notes`);
+      t.equal(new Set(hits.map((h) => h.path)).size, k, 'each a different note');
+      t.equal(hits[0]?.path, 'Studio/kiln-manual.md', 'the long note first');
+    }
+  t.equal(search(db, { query: 'kiln', k: 10, mode: 'bm25', group: 'note' }, q).length, 5, 'and no more notes than match');
 });

@@ -154,3 +154,15 @@ export function snapshot(db: Database): unknown {
     meta: all(`SELECT * FROM meta WHERE key <> 'created_at' ORDER BY key`),
   };
 }
+
+/** A unit vector whose cosine with the unit vector `q` is exactly `c`; its other direction is drawn from `r`. */
+export function vectorAtCosine(q: Float32Array, c: number, r: () => number): Float32Array {
+  const dim = q.length;
+  const u = randomUnit(dim, r);
+  const d = dot(u, q);
+  for (let i = 0; i < dim; i++) u[i] = u[i]! - d * q[i]!;
+  unit(u);
+  const v = new Float32Array(dim);
+  for (let i = 0; i < dim; i++) v[i] = c * q[i]! + Math.sqrt(1 - c * c) * u[i]!;
+  return v;
+}
