@@ -42,6 +42,11 @@ export interface FtsQuery {
   /** memory_fts, or memory_fts_bigram when the query holds text in a script written without word spaces. */
   table: 'memory_fts' | 'memory_fts_bigram';
   terms: string[];
+  /**
+   * A query mixing such runs with other words: those words alone, searched in memory_fts too, since the pair table
+   * holds only chunks that have such text (a note without any would never be found by its words).
+   */
+  spaced?: string[];
 }
 
 /**
@@ -54,5 +59,5 @@ export function ftsQuery(text: string): FtsQuery {
   if (runs.length === 0) return { table: 'memory_fts', terms: ftsTerms(text) };
   const rest = ftsTerms(normal.replace(UNSPACED_RUN, ' '));
   const pairs = [...new Set(runs.flatMap(bigramTerms))];
-  return { table: 'memory_fts_bigram', terms: [...pairs, ...rest].slice(0, MAX_WORDS) };
+  return { table: 'memory_fts_bigram', terms: [...pairs, ...rest].slice(0, MAX_WORDS), ...(rest.length ? { spaced: rest } : {}) };
 }

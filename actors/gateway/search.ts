@@ -60,7 +60,7 @@ export async function searchWhileEmbedding(
         const facts = chunkFacts(knownDocs(db));
         return {
           limit: p.bm25.read,
-          keyword: bm25List(db, p.fts, p.filters, p.bm25, p.ranking, req.matchBudget, facts),
+          keyword: keywordList(db, p.fts, p.filters, p.bm25, p.ranking, req.matchBudget, facts),
           version: snapshotVersion(db),
           facts,
         };
@@ -191,7 +191,7 @@ function rankInSnapshot(
     keyword =
       early?.limit === depths.bm25.read
         ? { ...early.keyword, ranked: unchanged ? early.keyword.ranked : recheck(db, filters, early.keyword.ranked, facts) }
-        : bm25List(db, fts, filters, depths.bm25, r, req.matchBudget, facts, typeof prior === 'string' ? prior : undefined);
+        : keywordList(db, fts, filters, depths.bm25, r, req.matchBudget, facts, typeof prior === 'string' ? prior : undefined);
     deep.push(keyword.ranked);
     lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25.rank), weight: 1 });
   }
@@ -276,6 +276,36 @@ interface Keyword {
  * Without caller filters FTS5 ranks alone and the few best rows are then checked against the default filters
  * (widening when too many fail); with them, the join filters while matching.
  */
+/**
+ * The keyword list: bm25 over the table the query's script needs. A query mixing Chinese, Japanese, Korean, Thai…
+ * with other words also searches those words in memory_fts, and the two lists are fused as the ranking fuses lists
+ * (a chunk matching both kinds ranks first), so a note holding only the other words is found too.
+ */
+function keywordList(
+  db: Database,
+  fts: FtsQuery,
+  filters: FilterSql,
+  depth: Needed,
+  ranking: Ranking,
+  budget: number | undefined,
+  facts?: ChunkFacts,
+  sameMatch?: string,
+): Keyword {
+  if (!fts.spaced) return bm25List(db, fts, filters, depth, ranking, budget, facts, sameMatch);
+  // two expressions: a deeper read matches them afresh (sameMatch is one of them, not both)
+  const unspaced = bm25List(db, fts, filters, depth, ranking, budget, facts);
+  const spaced = bm25List(db, { table: 'memory_fts', terms: fts.spaced }, filters, depth, ranking, budget, facts);
+  const ranked = fuseLists(
+    [
+      { items: unspaced.ranked, weight: 1 },
+      { items: spaced.ranked, weight: 1 },
+    ],
+    ranking.fusion,
+  ).slice(0, depth.read);
+  // snippets come from the spaced words' match (the pair table holds pairs, not readable text)
+  return { ranked, match: spaced.match, table: 'memory_fts' };
+}
+
 function bm25List(
   db: Database,
   { table, terms }: FtsQuery,

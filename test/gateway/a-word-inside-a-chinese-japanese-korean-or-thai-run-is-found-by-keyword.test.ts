@@ -71,6 +71,24 @@ t.test('a word inside a run of Chinese, Japanese, Korean or Thai finds its note 
   t.equal(snippet, NOTES['zh/git-remote.md'], 'the snippet is the readable text, not character pairs');
 });
 
+t.test('a query mixing Chinese with other words finds notes holding only those words too', async (t) => {
+  const ix = tempIndex(t, { dim: null });
+  fill(ix);
+  ix.writer.upsertDocument(doc('en/sqlite.md', [chunk(0, 'SQLite keeps the whole database in one file.')]));
+  ix.writer.upsertDocument(doc('zh/sqlite.md', [chunk(0, '用 SQLite 做本地仓库的索引，查询很快。')]));
+  const view = new IndexView(ix.file, new Board(), { ...limits, defaultK: 5 });
+  t.teardown(() => view.close());
+  const got = (await view.search({ query: 'SQLite 仓库', mode: 'bm25' })).results;
+  t.equal(got[0]?.path, 'zh/sqlite.md', 'the note holding both words first');
+  t.same(got.map((h) => h.path).sort(), ['en/sqlite.md', 'zh/git-remote.md', 'zh/sqlite.md'], 'then the notes holding either');
+  t.match(got.find((h) => h.path === 'en/sqlite.md')?.snippet, /SQLite keeps/, 'with a readable snippet');
+  t.same(
+    (await view.search({ query: 'kiln 龙井', mode: 'bm25' })).results.map((h) => h.path).sort(),
+    ['en/kiln.md', 'zh/tea.md'],
+    'an English note and a Chinese one, each by its own word',
+  );
+});
+
 t.test('an index made before the pair table gets it filled when the daemon opens it', async (t) => {
   const ix = tempIndex(t, { dim: null });
   fill(ix);
