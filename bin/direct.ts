@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import type { Config } from '../config/load.js';
 import { indexFile } from '../supervisors/runtime/boot.js';
-import { configuredLimits, IndexView } from '../actors/gateway/index-view.js';
+import { configuredLimits, type IndexState, IndexView } from '../actors/gateway/index-view.js';
 import { createProvider, providerSettings } from '../actors/embedder/factory.js';
 import { makeIgnore, scanVault } from '../actors/watcher/scan.js';
 import { SOURCE_VAULT } from '../messages/common.js';
@@ -53,4 +53,9 @@ export async function fileStates(cfg: Config, view: IndexView | null): Promise<F
   }
   for (const p of indexed.keys()) if (!seen.has(p)) out.push({ path: p, state: 'pending', reason: 'deleted_on_disk', message: null });
   return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** With no daemon nothing is indexing: what is pending is what differs on disk (fileStates), which the index cannot know. */
+export function withDiskPending(index: IndexState, files: readonly FileState[]): IndexState {
+  return { ...index, pending: files.filter((f) => f.state === 'pending').length, files_total: files.length };
 }

@@ -14,7 +14,7 @@ export async function searchCommand(a: Args): Promise<number> {
   if (daemon) {
     r = await callDaemon<SearchResponse>(daemon, 'POST', '/v1/search', body);
   } else {
-    const { loadQueryModel, openDirect } = await import('../direct.js'); // only without a daemon: it loads the model code
+    const { fileStates, loadQueryModel, openDirect, withDiskPending } = await import('../direct.js'); // only without a daemon: it loads the model code
     const view = openDirect(cfg);
     if (!view) {
       process.stderr.write(`memvault: ${cfg.vault} has no index yet: run \`memvault index --vault ${cfg.vault}\` or start the daemon\n`);
@@ -22,6 +22,7 @@ export async function searchCommand(a: Args): Promise<number> {
     }
     if ((body.mode ?? cfg.search.default_mode) !== 'bm25') await loadQueryModel(view, cfg);
     r = await view.search(body);
+    r = { ...r, index: withDiskPending(r.index, await fileStates(cfg, view)) }; // a stat walk: ~30 ms at 5k notes
     view.close();
   }
   if (a.json) {
@@ -33,9 +34,11 @@ export async function searchCommand(a: Args): Promise<number> {
   if (r.results.length === 0) {
     const i = r.index;
     lines.push(
-      i.pending > 0 || !i.reconciled
-        ? `no matches yet — ${i.pending} file(s) are still being indexed; try again shortly`
-        : `no matches in ${i.documents} indexed notes`,
+      !daemon && i.pending > 0
+        ? `no matches in ${i.documents} indexed notes — ${i.pending} file(s) on disk are not indexed and no daemon runs: start it, or run \`memvault index\``
+        : i.pending > 0 || !i.reconciled
+          ? `no matches yet — ${i.pending} file(s) are still being indexed; try again shortly`
+          : `no matches in ${i.documents} indexed notes`,
     );
   }
   r.results.forEach((h, n) => {

@@ -7,7 +7,7 @@ import type { SupervisionNode } from '../../messages/supervision.js';
 import { SOURCE_TYPES } from '../../messages/episodes.js';
 import { configFor, EXIT, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
-import { fileStates, openDirect, type FileState } from '../direct.js';
+import { fileStates, openDirect, type FileState, withDiskPending } from '../direct.js';
 
 export async function statusCommand(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: false });
@@ -23,10 +23,7 @@ export async function statusCommand(a: Args): Promise<number> {
     supervision = s.supervision;
   } else if (view) index = view.state();
   const files: FileState[] = a.files || !daemon ? await fileStates(cfg, view) : [];
-  if (!daemon && index) {
-    index.pending = files.filter((f) => f.state === 'pending').length; // nothing runs: pending = differs on disk
-    index.files_total = files.length;
-  }
+  if (!daemon && index) index = withDiskPending(index, files);
   view?.close();
   const out = {
     vault: cfg.vault,

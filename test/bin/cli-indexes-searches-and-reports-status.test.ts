@@ -41,6 +41,11 @@ t.test('index, then search and status without a daemon', async (t) => {
     { state: 'pending', reason: 'not_indexed_yet' },
   );
   t.equal(st2.index.pending, 1);
+  // search says so too: with no daemon, a note on disk that is not indexed is pending, not "nothing there"
+  const s2 = JSON.parse((await cli(['search', '--vault', v.dir, '--json', '--mode', 'bm25', 'written after indexing'])).stdout);
+  t.match(s2.index, { pending: 1, files_total: status.files.length + 1 });
+  const none = await cli(['search', '--vault', v.dir, '--mode', 'bm25', 'zzyzx']);
+  t.match(none.stdout, /no matches in \d+ indexed notes — 1 file\(s\) on disk are not indexed and no daemon runs/);
 });
 
 t.test('start serves search; SIGTERM stops it cleanly', async (t) => {
