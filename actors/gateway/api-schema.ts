@@ -24,6 +24,8 @@ export const searchBody = z
         include_consolidated: z.boolean().optional(),
       })
       .strict()
+      // the same filter under two names: both at once would silently drop one
+      .refine((f) => f.path_prefix === undefined || f.folder === undefined, 'give path_prefix or folder (the same filter), not both')
       .optional(),
   })
   .strict();

@@ -33,6 +33,8 @@ t.test('modes, filters and sensitive exclusion', async (t) => {
     ['Projects/boat.md'],
     'path prefix',
   );
+  const both = await d.api('POST', '/v1/search', { query: 'varnish', filters: { path_prefix: 'Projects', folder: 'Daily' } });
+  t.match(both, { status: 400, body: { error: { reason: 'bad_request', message: /path_prefix or folder .*not both/ } } }, 'not both names');
   t.same(paths(await d.search('varnish', { mode: 'bm25', filters: { tags: ['sailing'] } })), ['Projects/boat.md'], 'tags');
   t.same(paths(await d.search('varnish', { mode: 'bm25', filters: { since: Date.now() + 60_000 } })), [], 'since');
   t.same(paths(await d.search('varnish', { mode: 'bm25', filters: { source_type: 'chat' } })), [], 'source type');

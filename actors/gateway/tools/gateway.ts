@@ -37,7 +37,7 @@ const SEARCH_DESCRIPTIONS: Record<string, string> = {
   k: 'How many results (default from config search.default_k, capped at search.max_k)',
   mode: 'hybrid (default): keyword + semantic; bm25: keywords only; vector: semantic only',
   group: 'note (default): one result per note, its best section, other matching sections in `also`; chunk: one result per section',
-  filters: 'Narrow the search: path_prefix/folder, tags (all must match), since (epoch ms or ISO date), source_type',
+  filters: 'Narrow the search: path_prefix or folder (one of them), tags (all must match), since (epoch ms or ISO date), source_type',
 };
 
 type ToJsonSchema = typeof import('@modelcontextprotocol/sdk/server/zod-json-schema-compat.js')['toJsonSchemaCompat'];
