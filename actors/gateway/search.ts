@@ -11,7 +11,7 @@ import { type FtsQuery, ftsQuery } from './fts-query.js';
 import { fuseLists } from './fusion.js';
 import { snapshotVersion } from './snapshot-version.js';
 import { keywordSnippets } from './snippets.js';
-import { CHUNKS_PER_NOTE, groupByNote, type NoteGroup, type Ranked } from './group-by-note.js';
+import { CHUNKS_PER_NOTE, documentsOf, groupByNote, type NoteGroup, type Ranked } from './group-by-note.js';
 import { COMPLETE_DEPTH, completeLists } from './note-rescore.js';
 import { matchExpression, type Needed } from './match-budget.js';
 import { type ChunkList, rankNotes } from './note-ranking.js';
@@ -152,11 +152,26 @@ function searchInSnapshot(
     throw new Error(`query vector has ${queryVector.length} floats, the index holds vectors of ${dim}`);
   }
   let match: string | undefined;
+  // the notes found so far, in their order: a deeper read only adds notes after them (it could score a note's
+  // further sections and so reorder, but the first answers stay as a shallower search gave them)
+  const found: NoteGroup[] = [];
+  const seen = new Set<number>();
   for (let widen = 1; ; widen *= WIDEN_STEP) {
     const p = plan(req, opts, useVector, widen);
     const out = rankInSnapshot(db, req, useVector ? queryVector : null, opts, p, widen === 1 ? early : match);
     if ('chunks' in out) return materialise(db, out.chunks, out.keyword);
-    if (!out.short || widen >= MAX_WIDEN) return materialiseGroups(db, out.groups, out.keyword);
+    const docOf = documentsOf(
+      db,
+      out.groups.map((g) => g.best.id),
+      out.docs,
+    );
+    for (const g of out.groups) {
+      const doc = docOf.get(g.best.id);
+      if (doc === undefined || seen.has(doc) || found.length >= p.k) continue;
+      seen.add(doc);
+      found.push(g);
+    }
+    if (!out.short || found.length >= p.k || widen >= MAX_WIDEN) return materialiseGroups(db, found, out.keyword);
     match = out.keyword.match ?? undefined;
   }
 }
@@ -164,7 +179,7 @@ function searchInSnapshot(
 type Answer =
   | { keyword: Keyword; chunks: Ranked[] }
   /** short: fewer than k notes while a list came back as deep as it was read (more notes may lie below) */
-  | { keyword: Keyword; groups: NoteGroup[]; short: boolean };
+  | { keyword: Keyword; groups: NoteGroup[]; short: boolean; docs: Map<number, number> };
 
 function rankInSnapshot(
   db: Database,
@@ -237,7 +252,7 @@ function rankInSnapshot(
   }
   // a list that came back as deep as it was read may hold more notes further down
   const full = deep.some((l, i) => l.length >= (i === 0 && req.mode !== 'vector' ? depths.bm25.read : depths.vectorLimit));
-  return { keyword, groups, short: groups.length < k && full };
+  return { keyword, groups, short: groups.length < k && full, docs };
 }
 
 /** Each note's best hit, with its other sections' hits in `also`. */
