@@ -4,6 +4,7 @@
 import { type Config, ConfigError } from '../config/load.js';
 import { loadTemplates } from '../actors/scheduler/templates/engine.js';
 import { assertNever, type MetricsText, type ReindexResult } from '../messages/index.js';
+import type { WireError } from '../messages/common.js';
 import { ACTORS, ACTOR_NAMES, workerFile, type RoutedActor } from '../supervisors/actors.js';
 import type { SupervisorEvent } from '../supervisors/events.js';
 import { startSupervisor, type Supervisor } from '../supervisors/supervisor.js';
@@ -14,6 +15,7 @@ import { spawnActor } from '../supervisors/runtime/host.js';
 import type { EventLogger } from '../supervisors/runtime/log.js';
 import { ActorEvents } from './actor-events.js';
 import { prepareDataDir } from './data-dir.js';
+import { DaemonStartFailure } from './start-failure.js';
 import { EmbedPools, WORKER_YOUNG_MB } from './embed-pools.js';
 import { providerSettings } from '../actors/embedder/factory.js';
 import { MainMetrics } from './metrics.js';
@@ -75,6 +77,10 @@ export class Daemon {
     return ACTOR_NAMES.filter((a) => (serve || ACTORS[a].oneshot) && (!ACTORS[a].needsWrites || (serve && this.#cfg.writes.enabled)));
   }
 
+  /**
+   * Starts the actors and the supervision tree. A start that fails (an actor's init throws, the gateway's address is
+   * taken) ends what it had started and rejects with a DaemonStartFailure naming the actor and its reason code.
+   */
   async start(): Promise<void> {
     const cfg = this.#cfg;
     if (this.#actors().includes('scheduler')) {
@@ -138,6 +144,7 @@ export class Daemon {
       });
       await this.#watch.start();
     }
+    let startFailed: { child: string; error: WireError } | null = null;
     try {
       this.root = await startSupervisor(rootTree(cfg, this.handles), {
         events: (e) => {
@@ -145,11 +152,21 @@ export class Daemon {
           // the spawner boots beside the git writer's start, not the pipeline's (an actor asking before connects again)
           if (e.type === 'supervisor.child_started' && e.child === 'ingest') this.spawner.start();
           if (e.type === 'supervisor.child_started') connectPeers(this.handles, e.child);
+          // the first is the innermost: a nested supervisor reports its own child before failing its parent's start
+          if (e.type === 'supervisor.child_start_failed') startFailed ??= { child: e.child, error: e.error };
           for (const l of this.#supListeners) l(e);
           this.#events.supervisor(e);
         },
       });
       this.spawner.start(); // no-op once the pipeline started it; a tree without an ingest child still gets one
+    } catch (err) {
+      // the supervisor stopped the children it had started; what main started beside them would keep the process
+      // alive (the watch's inotify thread, the query model's pool thread): end those too
+      await this.#watch?.stop();
+      this.#watch = null;
+      await this.pools.destroy();
+      const failed = startFailed as { child: string; error: WireError } | null;
+      throw failed ? new DaemonStartFailure(failed.child, failed.error.kind, failed.error.message) : err;
     } finally {
       // a start that failed part-way leaves the later actors parked: end their threads
       await Promise.all(names.map((a) => this.handles[a]?.discardWarm()));

@@ -5,7 +5,8 @@ import { splitListen } from '../../config/load.js';
 import { mkdirSync } from 'node:fs';
 import { Daemon } from '../../main/daemon.js';
 import { ensureToken } from '../../main/data-dir.js';
-import { configFor, EXIT, type Args } from '../args.js';
+import { DaemonStartFailure } from '../../main/start-failure.js';
+import { CommandFailure, configFor, EXIT, type Args } from '../args.js';
 import { findDaemon, removeDaemonInfo, writeDaemonInfo } from '../client.js';
 import { loginLink } from '../../actors/gateway/page/session.js';
 
@@ -38,7 +39,13 @@ export async function start(a: Args): Promise<number> {
     file: cfg.config_file,
   });
   const daemon = new Daemon(cfg, { mode: 'serve', log });
-  await daemon.start();
+  try {
+    await daemon.start();
+  } catch (err) {
+    // the daemon has ended what it started: one line and exit 1, not a supervisor's stack trace
+    if (err instanceof DaemonStartFailure) throw new CommandFailure(startFailureLine(err, cfg.listen));
+    throw err;
+  }
   const port = daemon.board.get('gatewayPort');
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const bin = path.relative(process.cwd(), process.argv[1] ?? 'memvault') || 'memvault';
@@ -81,4 +88,16 @@ export async function start(a: Args): Promise<number> {
   const code = await stopped;
   removeDaemonInfo(cfg.data_dir, process.pid);
   return code;
+}
+
+/** What a failed start says: the listen address and what to do when the gateway could not listen, else the actor and why. */
+export function startFailureLine(f: DaemonStartFailure, listen: string): string {
+  if (f.child === 'gateway') {
+    const fix = 'stop what listens there or choose another address with --listen (or MEMVAULT_LISTEN)';
+    if (f.reason === 'EADDRINUSE') return `${listen} is in use (EADDRINUSE): ${fix}`;
+    if (f.reason === 'EACCES') return `${listen} needs privileges this user lacks (EACCES): choose a port above 1023 with --listen`;
+    if (f.reason === 'EADDRNOTAVAIL')
+      return `${listen} is not an address of this machine (EADDRNOTAVAIL): choose another with --listen (or MEMVAULT_LISTEN)`;
+  }
+  return `the daemon could not start: ${f.child} failed (${f.reason}): ${f.message}`;
 }

@@ -325,7 +325,9 @@ class ActorHost<In, Out> implements ActorHandle<In> {
     inc.refuseMetrics(this.id);
     if (!inc.isReady) {
       const why = exit.kind === 'crash' ? `${exit.error.kind}: ${exit.error.message}` : exit.kind;
-      inc.rejectReady(Object.assign(new Error(`actor ${this.id}: worker exited during init (${why})`), { code: 'init_failed' }));
+      // the code is the worker's own (EADDRINUSE for a gateway whose address is taken), so a caller can say what to do
+      const code = exit.kind === 'crash' ? exit.error.kind : 'init_failed';
+      inc.rejectReady(Object.assign(new Error(`actor ${this.id}: worker exited during init (${why})`), { code }));
     }
     inc.finish(exit);
   }

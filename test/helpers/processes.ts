@@ -37,3 +37,20 @@ export function descendants(pid: number): Descendant[] {
   walk(pid);
   return out;
 }
+
+/** Every live process whose environment holds `name=value`: what a command forked inherits it, so none is missed. */
+export function processesWithEnv(name: string, value: string): number[] {
+  const needle = `${name}=${value}`;
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const state = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (state.slice(state.lastIndexOf(')') + 2, state.lastIndexOf(')') + 3) === 'Z') continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(needle)) out.push(Number(entry));
+    } catch {
+      continue; // gone meanwhile, or not ours to read
+    }
+  }
+  return out;
+}

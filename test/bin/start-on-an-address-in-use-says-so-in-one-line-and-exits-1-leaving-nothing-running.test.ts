@@ -1,0 +1,36 @@
+// `memvault start` on a port another program holds: one line naming the address, exit 1, and no thread or process left.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+import t from 'tap';
+import { makeVault, within } from '../helpers/daemon.js';
+import { processesWithEnv } from '../helpers/processes.js';
+import { BIN } from '../helpers/run-cli.js';
+
+t.test('start on an address in use says so in one line and exits 1 leaving nothing running', async (t) => {
+  const v = makeVault({ 'Inbox/a.md': '# Otters\n\nOtters hold hands while they sleep.\n' });
+  t.teardown(() => v.cleanup());
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => taken.close());
+  const listen = `127.0.0.1:${(taken.address() as AddressInfo).port}`;
+  // every process the command forks inherits this: one still alive after it exits was left behind
+  const mark = randomBytes(8).toString('hex');
+  const child = spawn(BIN, ['start', '--vault', v.dir, '--listen', listen], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, MEMVAULT_TEST_MARK: mark },
+  });
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  t.teardown(() => child.kill('SIGKILL'));
+  const [code, signal] = await within(exited, 60_000, 'memvault start to exit by itself');
+  t.equal(signal, null, 'not killed');
+  t.equal(code, 1, 'exit status 1');
+  t.equal(
+    err,
+    `memvault: ${listen} is in use (EADDRINUSE): stop what listens there or choose another address with --listen (or MEMVAULT_LISTEN)\n`,
+  );
+  t.same(processesWithEnv('MEMVAULT_TEST_MARK', mark), [], 'no process it started is still running');
+});
