@@ -37,7 +37,22 @@ const USAGE = `memvault — a memory vault daemon for AI agents
 
 Environment: MEMVAULT_LISTEN (HOST:PORT), MEMVAULT_DATA_DIR (default <vault>/.memvault).`;
 
+/**
+ * A reader that stops early (`memvault doctor | head -1`) closes the pipe: the rest of the output goes nowhere, quietly,
+ * and the command ends with its own exit status, where every command died with an unhandled EPIPE and its stack.
+ */
+const quieted = new WeakSet<NodeJS.WriteStream>(); // main may run more than once in a process (tests)
+function quietWhenTheReaderGoes(stream: NodeJS.WriteStream): void {
+  if (quieted.has(stream)) return;
+  quieted.add(stream);
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+}
+
 export async function main(argv: string[]): Promise<void> {
+  quietWhenTheReaderGoes(process.stdout);
+  quietWhenTheReaderGoes(process.stderr);
   const [command, ...rest] = argv;
   let code: number = EXIT.ok;
   try {

@@ -1,5 +1,7 @@
 // `memvault doctor`: checks what the daemon needs (config, vault, data dir, sqlite-vec, the model) and says what to fix.
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
@@ -52,6 +54,15 @@ export async function doctorCommand(a: Args): Promise<number> {
   if (hub && settings.kind === 'onnx' && !readManifest(settings.modelDir)) {
     // not downloaded yet: say whether the daemon will be able to fetch it, without downloading it here
     checks.push(await hubReachable(hub));
+  } else if (settings.kind === 'use-lite' && !vaultOk) {
+    // a missing vault is reported, never made: the model is built from its package into a scratch folder, not into
+    // `<vault>/.memvault/models` (which made the vault, so that the next doctor said "ok vault")
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'memvault-doctor-'));
+    try {
+      checks.push(await modelCheck({ ...settings, cacheDir: scratch }));
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   } else {
     checks.push(await modelCheck(settings));
   }
