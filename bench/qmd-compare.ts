@@ -159,7 +159,7 @@ async function main(): Promise<void> {
     await daemon.start();
     await daemon.whenCaughtUp();
     const url = `http://127.0.0.1:${daemon.board.get('gatewayPort')}`;
-    writeDaemonInfo(mvFullLast.cfg.data_dir, { pid: process.pid, url, started_at: new Date().toISOString() }); // lets `memvault search` find it
+    writeDaemonInfo(mvFullLast.cfg, { pid: process.pid, url, started_at: new Date().toISOString() }); // lets `memvault search` find it
     const token = readFileSync(path.join(mvFullLast.cfg.data_dir, 'token'), 'utf8').trim();
     const mvHttp = async (query: string, mode: string): Promise<void> => {
       const r = await fetch(`${url}/v1/search`, {

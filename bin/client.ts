@@ -1,21 +1,43 @@
 // Finds a running daemon for a vault (its data dir's daemon.json) and calls its HTTP API with the token.
-import { readFileSync, writeFileSync, renameSync, rmSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { Config } from '../config/load.js';
 import { pidAlive } from '../supervisors/runtime/pid-alive.js';
+import { CommandFailure } from './args.js';
 
 export interface DaemonInfo {
   pid: number;
   url: string;
   started_at: string;
+  /**
+   * The real paths of the vault the daemon serves and of its data dir: a vault folder copied while its daemon runs
+   * carries this file along, and the copy's commands must not talk to the original's daemon. Absent in a file
+   * written before they were recorded.
+   */
+  vault?: string;
+  data_dir?: string;
+}
+
+type VaultDirs = Pick<Config, 'vault' | 'data_dir'>;
+
+/** The real path of `p`, or `p` made absolute while it does not exist. */
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
 }
 
 export function daemonInfoFile(dataDir: string): string {
   return path.join(dataDir, 'daemon.json');
 }
 
-export function writeDaemonInfo(dataDir: string, info: DaemonInfo): void {
-  const file = daemonInfoFile(dataDir);
-  writeFileSync(`${file}.tmp`, JSON.stringify(info, null, 2) + '\n');
+/** Registers the daemon this process runs for `cfg`'s vault, with the vault's and the data dir's real paths. */
+export function writeDaemonInfo(cfg: VaultDirs, info: Pick<DaemonInfo, 'pid' | 'url' | 'started_at'>): void {
+  const file = daemonInfoFile(cfg.data_dir);
+  const full: DaemonInfo = { ...info, vault: real(cfg.vault), data_dir: real(cfg.data_dir) };
+  writeFileSync(`${file}.tmp`, JSON.stringify(full, null, 2) + '\n');
   renameSync(`${file}.tmp`, file);
 }
 
@@ -39,15 +61,33 @@ export function readDaemonInfo(dataDir: string): DaemonInfo | null {
  */
 const HEALTH_TIMEOUT_MS = 5_000;
 
-/** The daemon serving this data dir, if one answers /healthz. */
-export async function findDaemon(dataDir: string): Promise<{ url: string; token: string } | null> {
-  const info = readDaemonInfo(dataDir);
+/**
+ * The daemon serving this vault, if its data dir's daemon.json names one that answers /healthz. One that serves
+ * another vault is not it: when the file came along with a copied folder (another data dir), null, with a note on
+ * stderr, so the command works on this vault directly; when that daemon uses this very data dir, a CommandFailure,
+ * since working beside it (or starting a second daemon on its index) would mix two vaults.
+ */
+export async function findDaemon(cfg: VaultDirs): Promise<{ url: string; token: string } | null> {
+  const info = readDaemonInfo(cfg.data_dir);
   if (!info || !pidAlive(info.pid)) return null;
   try {
     const r = await fetch(`${info.url}/healthz`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
     if (!r.ok) return null;
-    const token = readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
-    return { url: info.url, token };
+  } catch {
+    return null;
+  }
+  if (info.vault !== undefined && info.vault !== real(cfg.vault)) {
+    if (info.data_dir === real(cfg.data_dir))
+      throw new CommandFailure(
+        `the daemon at ${info.url} serves ${info.vault} with the data dir ${cfg.data_dir}: give ${cfg.vault} a data dir of its own (data_dir, MEMVAULT_DATA_DIR)`,
+      );
+    process.stderr.write(
+      `memvault: ignoring the daemon at ${info.url}: it serves ${info.vault}, not ${cfg.vault} (its daemon.json came along with a copy of the folder?)\n`,
+    );
+    return null;
+  }
+  try {
+    return { url: info.url, token: readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim() };
   } catch {
     return null;
   }

@@ -20,7 +20,7 @@ export async function callToolCommand(
   done: string,
 ): Promise<number> {
   let daemon: Daemon | null = null;
-  let up = await findDaemon(cfg.data_dir);
+  let up = await findDaemon(cfg);
   if (!up) {
     const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir, toStderr: true });
     daemon = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log, logToStderr: true });

@@ -114,7 +114,7 @@ export async function backfillCommand(a: Args): Promise<number> {
   const kinds: Kind[] = source === 'all' ? ['chat', 'task', 'correction'] : source === 'vault' ? [] : [source];
   if (source !== 'vault' && source !== 'all' && !a.from) throw new UsageError(`--source ${source} needs --from FILE.jsonl`);
   const { episodes, unreadable } = a.from ? readExport(a.from) : { episodes: [], unreadable: 0 };
-  const running = await findDaemon(cfg.data_dir);
+  const running = await findDaemon(cfg);
   const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir, toStderr: true });
   const sink = running
     ? httpSink(running)

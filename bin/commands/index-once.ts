@@ -7,7 +7,7 @@ import { findDaemon } from '../client.js';
 
 export async function indexOnce(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: true });
-  const running = await findDaemon(cfg.data_dir);
+  const running = await findDaemon(cfg);
   if (running) {
     process.stderr.write(`memvault: a daemon already indexes ${cfg.vault} (${running.url}); it keeps the index current\n`);
     return EXIT.ok;

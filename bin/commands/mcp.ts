@@ -20,14 +20,14 @@ export async function mcpCommand(a: Args): Promise<number> {
   // `--token-file F`: call as that agent (its own credential and grant) rather than with the owner token
   const agentToken = a.tokenFile !== undefined ? readFileSync(a.tokenFile, 'utf8').trim() : null;
   const upstream: Promise<Upstream> = (async () => {
-    const running = await findDaemon(cfg.data_dir);
+    const running = await findDaemon(cfg);
     if (running) return agentToken ? { ...running, token: agentToken } : running;
     // no daemon for this vault: run one here, on a free loopback port, registered so other commands find it
     const d = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log, logToStderr: true });
     daemon = d;
     await d.start();
     const url = `http://127.0.0.1:${d.board.get('gatewayPort')}`;
-    writeDaemonInfo(cfg.data_dir, { pid: process.pid, url, started_at: new Date().toISOString() });
+    writeDaemonInfo(cfg, { pid: process.pid, url, started_at: new Date().toISOString() });
     log.event('daemon_started', { url, pid: process.pid, for: 'mcp stdio' });
     return { url, token: agentToken ?? readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim() };
   })();

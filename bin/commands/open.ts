@@ -13,7 +13,7 @@ function opener(): string | null {
 
 export async function openCommand(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: false });
-  const daemon = await findDaemon(cfg.data_dir);
+  const daemon = await findDaemon(cfg);
   if (!daemon) {
     process.stderr.write(`memvault: no daemon serves ${cfg.vault}; start one with \`memvault start --vault ${cfg.vault}\`\n`);
     return EXIT.failure;

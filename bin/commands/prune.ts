@@ -42,7 +42,7 @@ export function pruneDirect(cfg: Config, now: number): Pruned {
 
 export async function pruneCommand(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: false });
-  const daemon = await findDaemon(cfg.data_dir);
+  const daemon = await findDaemon(cfg);
   const r = daemon ? await callDaemon<Pruned>(daemon, 'POST', '/v1/prune', {}) : pruneDirect(cfg, Date.now());
   if (a.json) {
     process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);

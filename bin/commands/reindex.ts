@@ -8,7 +8,7 @@ import { callDaemon, findDaemon } from '../client.js';
 
 export async function reindexCommand(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: false });
-  const daemon = await findDaemon(cfg.data_dir);
+  const daemon = await findDaemon(cfg);
   if (daemon) {
     const r = await callDaemon<{ ok: boolean; documents: number; ms: number }>(daemon, 'POST', '/v1/reindex', {});
     process.stderr.write(

@@ -14,7 +14,7 @@ type Endpoint = { url: string; token: string };
 /** The running daemon, or one started here (stopped by the returned function). */
 export async function daemonFor(a: Args): Promise<{ d: Endpoint; stop: () => Promise<void> }> {
   const cfg = configFor(a, { vaultRequired: false });
-  const running = await findDaemon(cfg.data_dir);
+  const running = await findDaemon(cfg);
   if (running) return { d: running, stop: async () => {} };
   const log = makeLogger('main', { level: cfg.log.level === 'info' ? 'warn' : cfg.log.level, dataDir: cfg.data_dir, toStderr: true });
   const daemon = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log, logToStderr: true });
@@ -40,7 +40,7 @@ export async function callOnce<T>(a: Args, method: 'GET' | 'POST', route: string
 /** The running daemon, or null with a line on stderr saying to start it to see `what`. */
 export async function runningDaemon(a: Args, what: string): Promise<Endpoint | null> {
   const cfg = configFor(a, { vaultRequired: false });
-  const d = await findDaemon(cfg.data_dir);
+  const d = await findDaemon(cfg);
   if (!d) process.stderr.write(`memvault: no daemon serves ${cfg.vault}; start it (memvault start) to see ${what}\n`);
   return d;
 }

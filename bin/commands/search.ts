@@ -10,7 +10,7 @@ export async function searchCommand(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: false });
   const body = searchBody.parse({ query, k: a.k, mode: a.mode, group: a.group });
   let r: SearchResponse;
-  const daemon = await findDaemon(cfg.data_dir);
+  const daemon = await findDaemon(cfg);
   if (daemon) {
     r = await callDaemon<SearchResponse>(daemon, 'POST', '/v1/search', body);
   } else {

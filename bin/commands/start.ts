@@ -13,7 +13,7 @@ import { loginLink } from '../../actors/gateway/page/session.js';
 export async function start(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: true });
   const { host } = splitListen(cfg.listen);
-  const running = await findDaemon(cfg.data_dir);
+  const running = await findDaemon(cfg);
   if (running) {
     process.stderr.write(`memvault: a daemon already serves ${cfg.vault} at ${running.url}\n`);
     return EXIT.failure;
@@ -50,7 +50,7 @@ export async function start(a: Args): Promise<number> {
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const bin = path.relative(process.cwd(), process.argv[1] ?? 'memvault') || 'memvault';
   const url = `http://${shownHost}:${port}`;
-  writeDaemonInfo(cfg.data_dir, { pid: process.pid, url, started_at: new Date().toISOString() });
+  writeDaemonInfo(cfg, { pid: process.pid, url, started_at: new Date().toISOString() });
   log.event('daemon_started', { url, pid: process.pid });
   process.stderr.write(
     [

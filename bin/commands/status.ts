@@ -11,7 +11,7 @@ import { fileStates, openDirect, type FileState, withDiskPending } from '../dire
 
 export async function statusCommand(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: false });
-  const daemon = await findDaemon(cfg.data_dir);
+  const daemon = await findDaemon(cfg);
   const view = openDirect(cfg);
   let index: IndexState | null = null;
   let llm: LlmStatus = llmStatus(cfg, null);

@@ -71,7 +71,7 @@ t.test('memory commands', async (t) => {
 
   await t.test('through a running daemon: backfill again, recall, prune, forget, status', async (t) => {
     const d = await startDaemon(cfg);
-    writeDaemonInfo(cfg.data_dir, { pid: process.pid, url: d.url, started_at: new Date().toISOString() });
+    writeDaemonInfo(cfg, { pid: process.pid, url: d.url, started_at: new Date().toISOString() });
     t.teardown(async () => {
       removeDaemonInfo(cfg.data_dir, process.pid);
       await d.stop();

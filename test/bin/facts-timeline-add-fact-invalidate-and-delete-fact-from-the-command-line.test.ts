@@ -13,7 +13,7 @@ t.test('facts, timeline, add-fact, invalidate and delete-fact', async (t) => {
   const cfg = testConfig(v.dir, 'writes:\n  enabled: true\n');
   const conf = ['--config', cfg.config_file!, '--vault', v.dir];
   const d = await startDaemon(cfg);
-  writeDaemonInfo(cfg.data_dir, { pid: process.pid, url: d.url, started_at: new Date().toISOString() });
+  writeDaemonInfo(cfg, { pid: process.pid, url: d.url, started_at: new Date().toISOString() });
   t.teardown(async () => {
     removeDaemonInfo(cfg.data_dir, process.pid);
     await d.stop();

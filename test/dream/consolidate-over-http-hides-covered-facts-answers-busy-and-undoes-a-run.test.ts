@@ -118,7 +118,7 @@ t.test('consolidate over HTTP: busy, coverage in search, undo of the run', async
     t.equal((await d.api('POST', '/v1/dream/undo', { run: runId })).status, 404, 'nothing left to undo');
   });
   await t.test('the same from the command line: consolidate, dream status, undo --run', async (t) => {
-    writeDaemonInfo(d.cfg.data_dir, { pid: process.pid, url: d.url, started_at: new Date().toISOString() });
+    writeDaemonInfo(d.cfg, { pid: process.pid, url: d.url, started_at: new Date().toISOString() });
     t.teardown(() => removeDaemonInfo(d.cfg.data_dir, process.pid));
     const conf = ['--config', d.cfg.config_file!, '--vault', v.dir];
     llm.script(

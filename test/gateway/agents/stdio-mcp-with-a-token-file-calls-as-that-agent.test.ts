@@ -13,7 +13,7 @@ import { agent, commits } from './helpers.js';
 t.test('stdio MCP with --token-file acts as that agent', async (t) => {
   const s = await startToolDaemon({ 'Inbox/Heron.md': '# Heron\n\nThe grey heron fishes at dawn.\n' });
   t.teardown(() => s.stop());
-  writeDaemonInfo(s.cfg.data_dir, { pid: process.pid, url: s.d.url, started_at: new Date().toISOString() });
+  writeDaemonInfo(s.cfg, { pid: process.pid, url: s.d.url, started_at: new Date().toISOString() });
   const tokenFile = path.join(path.dirname(s.v.dir), 'clerk.token');
   writeFileSync(tokenFile, `${agent(s.cfg.data_dir, 'clerk', { scope: 'write', folders: ['Inbox'] })}\n`, { mode: 0o600 });
 

@@ -109,7 +109,7 @@ t.test('the status page, logged in through a link, in a real browser', { skip },
   await page.setViewport({ width: 1280, height: 900 });
 
   // the link as `memvault open --print` gives it (without a display it would print it anyway)
-  writeDaemonInfo(s.cfg.data_dir, { pid: process.pid, url, started_at: new Date().toISOString() });
+  writeDaemonInfo(s.cfg, { pid: process.pid, url, started_at: new Date().toISOString() });
   const open = spawnSync(
     process.execPath,
     [path.join(REPO, 'bin/memvault'), 'open', '--config', s.cfg.config_file!, '--vault', s.v.dir, '--print'],

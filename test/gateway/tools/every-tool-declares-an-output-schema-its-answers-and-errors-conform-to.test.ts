@@ -76,7 +76,7 @@ t.test('tools answer structured content that conforms to their output schemas, o
 
   await t.rejects(mcpClient(s.d.url, 'wrong-token'), 'a wrong token is refused');
 
-  writeDaemonInfo(s.cfg.data_dir, { pid: process.pid, url: s.d.url, started_at: new Date().toISOString() });
+  writeDaemonInfo(s.cfg, { pid: process.pid, url: s.d.url, started_at: new Date().toISOString() });
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [path.join(REPO, 'bin/memvault'), 'mcp', '--config', s.cfg.config_file!, '--vault', s.v.dir],

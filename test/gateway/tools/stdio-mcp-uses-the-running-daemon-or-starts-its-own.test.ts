@@ -44,7 +44,7 @@ function lineMatching(stream: Readable, re: RegExp): Promise<string> {
 t.test('with a daemon running, stdio calls go to it as transport "stdio"', async (t) => {
   const s = await startToolDaemon({ 'Inbox/Heron.md': '# Heron\n\nThe grey heron fishes at dawn.\n' });
   t.teardown(() => s.stop());
-  writeDaemonInfo(s.cfg.data_dir, { pid: process.pid, url: s.d.url, started_at: new Date().toISOString() });
+  writeDaemonInfo(s.cfg, { pid: process.pid, url: s.d.url, started_at: new Date().toISOString() });
 
   const { client, transport, errors } = spawnMcp(s.cfg.config_file!, s.v.dir);
   t.teardown(() => client.close());
@@ -65,7 +65,7 @@ t.test('with a daemon running, stdio calls go to it as transport "stdio"', async
   t.match(metrics, /memvault_tool_calls_total\{tool="memory_search",transport="stdio",outcome="ok"\} 1/);
   await client.close();
   t.same(errors, [], 'nothing but MCP on stdout');
-  t.ok(await findDaemon(s.cfg.data_dir), 'the daemon it used keeps running');
+  t.ok(await findDaemon(s.cfg), 'the daemon it used keeps running');
 });
 
 t.test('without a daemon, it starts one in its own process and stops it when stdin closes', async (t) => {
@@ -82,7 +82,7 @@ t.test('without a daemon, it starts one in its own process and stops it when std
     ['memory_context', 'memory_facts', 'memory_forget', 'memory_search', 'memory_timeline', 'vault_link', 'vault_list', 'vault_read'],
     'no git writer in this config: read tools only (memory_forget forgets episodes without it)',
   );
-  const running = await findDaemon(cfg.data_dir);
+  const running = await findDaemon(cfg);
   t.ok(running, 'the in-process daemon is registered, so other commands use it');
   t.match(running?.url, /^http:\/\/127\.0\.0\.1:\d+$/);
 

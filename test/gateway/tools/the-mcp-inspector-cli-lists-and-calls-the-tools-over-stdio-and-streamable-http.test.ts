@@ -68,7 +68,7 @@ t.test('the inspector CLI over Streamable HTTP and stdio', async (t) => {
   t.notOk(denied.json?.tools, 'a wrong token lists nothing');
   t.match(denied.out, /error/i);
 
-  writeDaemonInfo(s.cfg.data_dir, { pid: process.pid, url: s.d.url, started_at: new Date().toISOString() });
+  writeDaemonInfo(s.cfg, { pid: process.pid, url: s.d.url, started_at: new Date().toISOString() });
   const miss = await inspect(
     [
       '--method',
