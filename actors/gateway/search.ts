@@ -60,7 +60,7 @@ export async function searchWhileEmbedding(
         const facts = chunkFacts(knownDocs(db));
         return {
           limit: p.bm25.read,
-          keyword: keywordList(db, p.fts, p.filters, p.bm25, p.ranking, req.matchBudget, facts),
+          keyword: keywordList(db, p.fts, { filters: p.filters, depth: p.bm25, ranking: p.ranking, budget: req.matchBudget, facts }),
           version: snapshotVersion(db),
           facts,
         };
@@ -206,7 +206,12 @@ function rankInSnapshot(
     keyword =
       early?.limit === depths.bm25.read
         ? { ...early.keyword, ranked: unchanged ? early.keyword.ranked : recheck(db, filters, early.keyword.ranked, facts) }
-        : keywordList(db, fts, filters, depths.bm25, r, req.matchBudget, facts, typeof prior === 'string' ? prior : undefined);
+        : keywordList(
+            db,
+            fts,
+            { filters, depth: depths.bm25, ranking: r, budget: req.matchBudget, facts },
+            typeof prior === 'string' ? prior : undefined,
+          );
     deep.push(keyword.ranked);
     lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25.rank), weight: 1 });
   }
@@ -296,39 +301,35 @@ interface Keyword {
  * with other words also searches those words in memory_fts, and the two lists are fused as the ranking fuses lists
  * (a chunk matching both kinds ranks first), so a note holding only the other words is found too.
  */
-function keywordList(
-  db: Database,
-  fts: FtsQuery,
-  filters: FilterSql,
-  depth: Needed,
-  ranking: Ranking,
-  budget: number | undefined,
-  facts?: ChunkFacts,
-  sameMatch?: string,
-): Keyword {
-  if (!fts.spaced) return bm25List(db, fts, filters, depth, ranking, budget, facts, sameMatch);
+function keywordList(db: Database, fts: FtsQuery, read: KeywordRead, sameMatch?: string): Keyword {
+  if (!fts.spaced) return bm25List(db, fts, read, sameMatch);
   // two expressions: a deeper read matches them afresh (sameMatch is one of them, not both)
-  const unspaced = bm25List(db, fts, filters, depth, ranking, budget, facts);
-  const spaced = bm25List(db, { table: 'memory_fts', terms: fts.spaced }, filters, depth, ranking, budget, facts);
+  const unspaced = bm25List(db, fts, read);
+  const spaced = bm25List(db, { table: 'memory_fts', terms: fts.spaced }, read);
   const ranked = fuseLists(
     [
       { items: unspaced.ranked, weight: 1 },
       { items: spaced.ranked, weight: 1 },
     ],
-    ranking.fusion,
-  ).slice(0, depth.read);
+    read.ranking.fusion,
+  ).slice(0, read.depth.read);
   // snippets come from the spaced words' match (the pair table holds pairs, not readable text)
   return { ranked, match: spaced.match, table: 'memory_fts' };
+}
+
+/** How a keyword list is read: its filters, depth, the ranking's column weights, the match budget. */
+interface KeywordRead {
+  filters: FilterSql;
+  depth: Needed;
+  ranking: Ranking;
+  budget: number | undefined;
+  facts?: ChunkFacts;
 }
 
 function bm25List(
   db: Database,
   { table, terms }: FtsQuery,
-  filters: FilterSql,
-  depth: Needed,
-  ranking: Ranking,
-  budget: number | undefined,
-  facts?: ChunkFacts,
+  { filters, depth, ranking, budget, facts }: KeywordRead,
   /** the expression a shallower read of this search matched: reading deeper extends its list, never reorders it */
   sameMatch?: string,
 ): Keyword {

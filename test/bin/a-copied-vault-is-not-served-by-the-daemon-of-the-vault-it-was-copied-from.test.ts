@@ -1,25 +1,17 @@
 // A vault folder copied while its daemon runs carries `.memvault/daemon.json` along: the copy's commands must work on
 // the copy, not call the original's daemon (searches answered from the other vault, `index` skipped as "already
 // indexed by a daemon", a reindex rebuilding the other vault's index).
-import { spawn } from 'node:child_process';
 import { cpSync } from 'node:fs';
-import { once } from 'node:events';
 import path from 'node:path';
 import t from 'tap';
 import { makeVault } from '../helpers/daemon.js';
-import { BIN, memvault as cli } from '../helpers/run-cli.js';
+import { memvault as cli, startCli } from '../helpers/run-cli.js';
 
 t.test('a copied vault is not served by the daemon of the vault it was copied from', async (t) => {
   const v = makeVault({ 'Inbox/otters.md': '# Otters\n\nOtters hold hands while they sleep.\n' });
   t.teardown(() => v.cleanup()); // removes the copy too: it sits beside the vault
   t.equal((await cli(['index', '--vault', v.dir])).code, 0, 'the original is indexed');
-  const child = spawn(BIN, ['start', '--vault', v.dir, '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const exited = once(child, 'exit');
-  t.teardown(() => child.kill('SIGKILL'));
-  let err = '';
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  while (!/metrics:/.test(err)) await once(child.stderr, 'data');
-  const url = /(http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(err)?.[1];
+  const { child, url, exited } = await startCli(t, v.dir);
 
   const copy = path.join(path.dirname(v.dir), 'vault-copy');
   cpSync(v.dir, copy, { recursive: true, preserveTimestamps: true }); // cp -a, daemon.json and token included

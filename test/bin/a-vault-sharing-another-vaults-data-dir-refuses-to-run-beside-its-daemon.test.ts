@@ -1,12 +1,10 @@
 // Two vaults given one data dir (MEMVAULT_DATA_DIR): while the first one's daemon runs, the second one's commands
 // refuse in one line naming that daemon, rather than answer from the first vault or start a second daemon on its index.
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { once } from 'node:events';
 import path from 'node:path';
 import t from 'tap';
 import { makeVault } from '../helpers/daemon.js';
-import { BIN, memvault as cli } from '../helpers/run-cli.js';
+import { memvault as cli, startCli } from '../helpers/run-cli.js';
 
 t.test('a vault sharing another vaults data dir refuses to run beside its daemon', async (t) => {
   const v = makeVault({ 'Inbox/otters.md': '# Otters\n\nOtters hold hands while they sleep.\n' });
@@ -14,16 +12,7 @@ t.test('a vault sharing another vaults data dir refuses to run beside its daemon
   const other = path.join(path.dirname(v.dir), 'other-vault');
   mkdirSync(other);
   const env = { MEMVAULT_DATA_DIR: path.join(path.dirname(v.dir), 'shared-data') };
-  const child = spawn(BIN, ['start', '--vault', v.dir, '--listen', '127.0.0.1:0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, ...env },
-  });
-  const exited = once(child, 'exit');
-  t.teardown(() => child.kill('SIGKILL'));
-  let err = '';
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  while (!/metrics:/.test(err)) await once(child.stderr, 'data');
-  const url = /(http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(err)?.[1];
+  const { child, url, exited } = await startCli(t, v.dir, env);
 
   for (const args of [
     ['search', 'otters'],
