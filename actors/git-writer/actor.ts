@@ -24,6 +24,7 @@ import { makeStaging, type Ready } from './staging.js';
 import type { CommitOp } from './git-message.js';
 import { OwnWrites } from './own-writes.js';
 import { PeopleEdits } from './people-edits.js';
+import { notesUnder } from './folder-notes.js';
 import { memoryPaths } from '../memory/paths.js';
 import { planForget, planRemember, rememberProblem } from './memory-writes.js';
 import type { RememberResult } from '../../messages/vault-ops.js';
@@ -54,7 +55,18 @@ function touched(ctx: { emit(m: Sends<'git'>): void }, paths: string[]): void {
 const journal = new IntentJournal(path.join(cfg.data_dir, 'git-intent.json'));
 /** The repository once started: people's edits are committed to it from timers as well as from messages. */
 let ready: Ready | null = null;
-const people = new PeopleEdits({ quietMs: w.human_quiet_ms, serial, commit: commitPeople });
+/**
+ * People's commits run from timers, where a throw (a bug) would be caught by the serial chain and their paths lost
+ * with no word: rethrown outside any promise instead, so the actor dies as for any bug and its restart commits what
+ * `git status` shows.
+ */
+const fromTimer = (fn: () => Promise<void>): Promise<void> =>
+  serial(fn).catch((err: unknown) => {
+    process.nextTick(() => {
+      throw err;
+    });
+  });
+const people = new PeopleEdits({ quietMs: w.human_quiet_ms, serial: fromTimer, commit: commitPeople });
 /** What our own writes left on disk: their OS events come back as work-tree changes and are not a person's edits. */
 const own = new OwnWrites(cfg.vault);
 
@@ -301,7 +313,10 @@ runActor<GitMsg, Sends<'git'>, State>(
       }
       case 'git.worktree_changed': {
         if (s.kind === 'off') return;
-        const notes = msg.paths.filter((p) => !ignore(p, false)).map((p) => p.normalize('NFC'));
+        const named = msg.paths.filter((p) => !ignore(p, false));
+        // a folder named like a note: the notes made in it at once may have no event of their own
+        const inside = named.flatMap((p) => notesUnder(cfg.vault, p, ignore));
+        const notes = [...new Set([...named, ...inside].map((p) => p.normalize('NFC')))];
         // the echo of a write whose commit is being made: told apart once that commit is (see stage)
         await Promise.all(notes.map((p) => committing.get(p)));
         const theirs = await own.othersOf(notes);

@@ -39,8 +39,12 @@ export type HumanCommitResult = Result<{ sha: string; paths: string[] }, 'nothin
 // rerere resolve an undo's conflict behind our back. Reads get only the literal-pathspec env (see #git).
 const WRITE_CONFIG = ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0', '-c', 'commit.gpgSign=false', '-c', 'rerere.enabled=false'];
 
-/** Paths come validated from the vault writer; anything else here is a bug, not an outcome. */
-function checkPaths(paths: readonly string[]): string[] {
+/**
+ * Paths come validated from the vault writer, or (`people`) as the OS named a file a person made; anything else here
+ * is a bug, not an outcome. A backslash is refused from agents but is an ordinary character in a name on disk, and
+ * git commits it as one: a person's `back\slash.md` must not stop the edits committed with it.
+ */
+function checkPaths(paths: readonly string[], from: 'agent' | 'people' = 'agent'): string[] {
   if (paths.length === 0) throw new TypeError('paths must name at least one note');
   for (const p of paths) {
     if (
@@ -48,7 +52,7 @@ function checkPaths(paths: readonly string[]): string[] {
       p.includes('\0') ||
       p.startsWith('/') ||
       p.split('/').some((s) => s === '..' || s === '.' || s === '') ||
-      p.includes('\\')
+      (from === 'agent' && p.includes('\\'))
     ) {
       throw new TypeError(`path ${JSON.stringify(p)} must be vault-relative with POSIX separators`);
     }
@@ -154,7 +158,7 @@ export class GitRepo {
    * (never `.memvault/`). Notes with an unfinished merge are left alone.
    */
   commitHumanChanges(paths?: string[], as?: Identity): Promise<HumanCommitResult> {
-    const want = paths === undefined ? undefined : new Set(checkPaths(paths));
+    const want = paths === undefined ? undefined : new Set(checkPaths(paths, 'people').map((p) => p.normalize('NFC')));
     return this.#serial(() => this.#commitHuman(want, as));
   }
 
@@ -444,7 +448,8 @@ export class GitRepo {
     const chosen = st.entries.filter((e) => {
       const sides = e.from === undefined ? [e.path] : [e.path, e.from];
       if (sides.some(isStatePath)) return false;
-      return want === undefined ? sides.some(isMarkdown) : sides.some((p) => want.has(p));
+      // asked by NFC name (the watcher's key); git names the file by its bytes on disk, which may be NFD
+      return want === undefined ? sides.some(isMarkdown) : sides.some((p) => want.has(p.normalize('NFC')));
     });
     const merging = chosen.filter(isUnmerged);
     const ready = chosen.filter((e) => !isUnmerged(e));

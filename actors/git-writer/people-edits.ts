@@ -6,7 +6,7 @@ import { systemClock, type Clock, type TimerHandle } from '../../supervisors/clo
 export interface PeopleEditsOptions {
   /** Quiet period after the last change before the person's edits are committed. */
   quietMs: number;
-  /** Queues `fn` behind every git operation already queued (the actor's one serial chain). */
+  /** Queues `fn` behind every git operation already queued (the actor's one serial chain); its throw is a bug. */
   serial: (fn: () => Promise<void>) => Promise<void>;
   /** Commits these paths as the person; false when git refused (they are kept and retried). */
   commit: (paths: string[]) => Promise<boolean>;
@@ -62,7 +62,14 @@ export class PeopleEdits {
 
   /** Commits `paths` as the person now; if git refuses, they wait for a retry (1 s doubling to 60 s). */
   async commitNow(paths: string[]): Promise<void> {
-    if (await this.#o.commit(paths)) {
+    let taken: boolean;
+    try {
+      taken = await this.#o.commit(paths);
+    } catch (err) {
+      for (const p of paths) this.#pending.add(p); // a bug: thrown, but the paths are not lost with it
+      throw err;
+    }
+    if (taken) {
       this.#retryMs = 0;
       return;
     }
