@@ -55,18 +55,7 @@ function touched(ctx: { emit(m: Sends<'git'>): void }, paths: string[]): void {
 const journal = new IntentJournal(path.join(cfg.data_dir, 'git-intent.json'));
 /** The repository once started: people's edits are committed to it from timers as well as from messages. */
 let ready: Ready | null = null;
-/**
- * People's commits run from timers, where a throw (a bug) would be caught by the serial chain and their paths lost
- * with no word: rethrown outside any promise instead, so the actor dies as for any bug and its restart commits what
- * `git status` shows.
- */
-const fromTimer = (fn: () => Promise<void>): Promise<void> =>
-  serial(fn).catch((err: unknown) => {
-    process.nextTick(() => {
-      throw err;
-    });
-  });
-const people = new PeopleEdits({ quietMs: w.human_quiet_ms, serial: fromTimer, commit: commitPeople });
+const people = new PeopleEdits({ quietMs: w.human_quiet_ms, serial, commit: commitPeopleOrSay });
 /** What our own writes left on disk: their OS events come back as work-tree changes and are not a person's edits. */
 const own = new OwnWrites(cfg.vault);
 
@@ -88,6 +77,23 @@ async function ensureRepoNow(s: Ready): Promise<void> {
 }
 
 /** Commits `paths` as the person; false when git refused them (PeopleEdits keeps them for a retry). */
+/**
+ * People's commits run from timers, where a throw (a bug) would be caught by the serial chain and their paths lost
+ * with no word: it is logged as an error and the paths wait for the retry, as when git refuses (1 s doubling to 60 s),
+ * rather than crash the actor over and over on an edit that keeps failing.
+ */
+async function commitPeopleOrSay(paths: string[]): Promise<boolean> {
+  try {
+    return await commitPeople(paths);
+  } catch (err) {
+    log.error(
+      { event: 'vault_human_commit', reason: 'internal', detail: (err as Error).message, paths },
+      'a bug kept edits made outside memvault from being committed; retrying',
+    );
+    return false;
+  }
+}
+
 async function commitPeople(paths: string[]): Promise<boolean> {
   const s = ready;
   if (!s) return true;
