@@ -234,6 +234,8 @@ export class VaultWatch {
         // the git writer learns of people's new notes only from events: name what the new folders hold now
         const files = batch.flatMap((rel) => this.#filesUnder(rel));
         if (files.length && this.#d.git()) this.#d.route({ type: 'git.worktree_changed', paths: files });
+        // and of edits elsewhere whose events came while no subscription was there: git status names them
+        if (this.#d.git()) this.#d.route({ type: 'git.worktree_rescan', reason: 'new folders' });
       }
     } finally {
       this.#rewatching = false;

@@ -6,6 +6,8 @@ export type GitMsg =
   | { type: 'git.mutate'; op: VaultOp; caller: Caller & { mayReadSensitive: boolean } }
   | { type: 'git.undo'; req: UndoRequest & { reason?: string } }
   | { type: 'git.worktree_changed'; paths: string[] }
+  /** Edits may have gone unreported (the vault watched afresh, a reconcile asked for): git status names them. */
+  | { type: 'git.worktree_rescan'; reason: string }
   /** Request (memory_remember): append one fact line to today's log in the memory folder and commit it; a RememberResult. */
   | { type: 'git.remember'; fact: FactInput; caller: Caller }
   /** Request (memory_forget): append tombstone lines (JSON) to the memory folder's tombstones.jsonl and commit; a MutationResult. */

@@ -52,7 +52,10 @@ export const ACTORS = {
     stall: 1,
     shutdownMs: 5_000,
     pools: true,
-    sends: { 'watcher.rescan': 'POST /v1/reconcile (memvault backfill --source vault)' },
+    sends: {
+      'watcher.rescan': 'POST /v1/reconcile (memvault backfill --source vault)',
+      'git.worktree_rescan': 'POST /v1/reconcile: people’s edits git status shows, whatever events were missed',
+    },
     requests: {
       'git.mutate': 'an agent’s write tool call',
       'git.undo': 'vault_undo_last',
@@ -222,6 +225,7 @@ export const MAIN = {
     'watcher.fs_events': 'OS events on the vault (main owns the subscription, so events queue while the watcher restarts)',
     'watcher.rescan': 'the vault folder came back or new folders appeared',
     'git.worktree_changed': 'people’s edits on disk, committed as the person after a quiet period',
+    'git.worktree_rescan': 'the vault watched afresh (new folders): edits whose events fell in between',
     'memory.fs_events': 'the fact log’s files changed on disk (day logs, tombstones)',
     'store.reopen_index': 'the index file was deleted under the daemon',
     'store.file_failed': 'a note crashed an actor three times (poison): marked failed so its flight ends',

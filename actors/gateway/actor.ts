@@ -158,7 +158,10 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
             },
           }
         : {}),
-      reconcile: () => init.emit({ type: 'watcher.rescan', reason: 'asked over HTTP (backfill)' }),
+      reconcile: () => {
+        init.emit({ type: 'watcher.rescan', reason: 'asked over HTTP (backfill)' });
+        init.emit({ type: 'git.worktree_rescan', reason: 'asked over HTTP' });
+      },
       ...(webdav
         ? {
             dav: {

@@ -77,6 +77,17 @@ async function ensureRepoNow(s: Ready): Promise<void> {
 }
 
 /** Commits `paths` as the person; false when git refused them (PeopleEdits keeps them for a retry). */
+/** Paths changed on disk: the person's edits among them are committed after a quiet period. */
+async function worktreeChanged(paths: string[]): Promise<void> {
+  const notes = [...new Set(paths.map((p) => p.normalize('NFC')))];
+  // the echo of a write whose commit is being made: told apart once that commit is (see stage)
+  await Promise.all(notes.map((p) => committing.get(p)));
+  const theirs = await own.othersOf(notes);
+  worktree.inc({ by: 'own' }, notes.length - theirs.length);
+  worktree.inc({ by: 'person' }, theirs.length);
+  people.changed(theirs);
+}
+
 /**
  * People's commits run from timers, where a throw (a bug) would be caught by the serial chain and their paths lost
  * with no word: it is logged as an error and the paths wait for the retry, as when git refuses (1 s doubling to 60 s),
@@ -322,14 +333,13 @@ runActor<GitMsg, Sends<'git'>, State>(
         const named = msg.paths.filter((p) => !ignore(p, false));
         // a folder named like a note: the notes made in it at once may have no event of their own
         const inside = named.flatMap((p) => notesUnder(cfg.vault, p, ignore));
-        const notes = [...new Set([...named, ...inside].map((p) => p.normalize('NFC')))];
-        // the echo of a write whose commit is being made: told apart once that commit is (see stage)
-        await Promise.all(notes.map((p) => committing.get(p)));
-        const theirs = await own.othersOf(notes);
-        worktree.inc({ by: 'own' }, notes.length - theirs.length);
-        worktree.inc({ by: 'person' }, theirs.length);
-        people.changed(theirs);
-        return;
+        return worktreeChanged([...named, ...inside]);
+      }
+      case 'git.worktree_rescan': {
+        if (s.kind === 'off') return;
+        const dirty = (await s.repo.dirtyPaths()).filter((p) => !ignore(p, false));
+        if (dirty.length) log.info({ event: 'vault_worktree_rescan', reason: msg.reason, paths: dirty.length }, 'git status names changes');
+        return worktreeChanged(dirty);
       }
       default:
         assertNever(msg);
