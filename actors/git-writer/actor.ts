@@ -262,6 +262,10 @@ runActor<GitMsg, Sends<'git'>, State>(
         let result: MutationResult;
         if (s.kind === 'off') result = fail('unavailable', s.reason);
         else {
+          // a person's edits are theirs, committed first: the undo then weighs them as later changes, instead of
+          // refusing over uncommitted changes nobody but memvault would commit (git status: the OS event may be late)
+          await worktreeChanged((await s.repo.dirtyPaths()).filter((p) => !ignore(p, false)));
+          await serial(() => people.commitAll());
           const r = await serial(async () => {
             await ensureRepo(s);
             const undone = await s.repo.undoLast({

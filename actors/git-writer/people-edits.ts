@@ -60,6 +60,11 @@ export class PeopleEdits {
     await this.commitNow(touched);
   }
 
+  /** Every pending edit committed now, as the person's: an undo is about to read the history. */
+  async commitAll(): Promise<void> {
+    await this.commitFirst([...this.#pending]);
+  }
+
   /** Commits `paths` as the person now; if git refuses, they wait for a retry (1 s doubling to 60 s). */
   async commitNow(paths: string[]): Promise<void> {
     let taken: boolean;
