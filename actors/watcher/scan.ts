@@ -123,7 +123,7 @@ export function scanVault(root: string, ignore: IgnoreMatcher): { files: FileSta
         problems.push({
           path: p,
           reason: code === 'ELOOP' ? 'symlink_loop' : 'unreadable',
-          message: `${code ?? 'error'}: ${(err as Error).message}`,
+          message: (err as Error).message, // Node's own names the code: `ELOOP: too many symbolic links …`
         });
       }
     }
@@ -160,7 +160,7 @@ export async function statNote(root: string, rel: string): Promise<StatResult> {
     return {
       kind: 'error',
       reason: code === 'ELOOP' ? 'symlink_loop' : 'unreadable',
-      message: `${code ?? 'error'}: ${(err as Error).message}`,
+      message: (err as Error).message, // Node's own names the code: `ELOOP: too many symbolic links …`
     };
   }
 }

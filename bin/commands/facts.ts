@@ -35,6 +35,10 @@ function request(command: string, a: Args): { tool: string; args: Record<string,
       };
     case 'timeline':
       if (first === undefined) throw new UsageError('timeline needs an ENTITY');
+      if (a.rest.length > 1)
+        throw new UsageError(
+          `timeline takes one ENTITY, got ${a.rest.length} words: quote a name with spaces ("Maya Chen"); add-fact, invalidate and delete-fact are commands of their own`,
+        );
       return { tool: 'memory_timeline', args: { entity: first } };
     case 'add-fact':
       if (third === undefined) throw new UsageError('add-fact needs SUBJECT PREDICATE OBJECT');

@@ -60,4 +60,7 @@ t.test('facts, timeline, add-fact, invalidate and delete-fact', async (t) => {
   t.equal(again.code, 1);
   t.match(again.stderr, /not_found: no current fact/);
   t.equal((await memvault(['invalidate', ...conf, 'abc'])).code, 2, 'a usage error');
+  const words = await memvault(['timeline', ...conf, 'add-fact', 'Priya', 'likes', 'tea']);
+  t.equal(words.code, 2, 'timeline with several words is a usage error, not "no facts"');
+  t.match(words.stderr, /timeline takes one ENTITY, got 4 words/);
 });
