@@ -76,7 +76,6 @@ async function ensureRepoNow(s: Ready): Promise<void> {
   if (repo) s.repo = repo;
 }
 
-/** Commits `paths` as the person; false when git refused them (PeopleEdits keeps them for a retry). */
 /** Paths changed on disk: the person's edits among them are committed after a quiet period. */
 async function worktreeChanged(paths: string[]): Promise<void> {
   const notes = [...new Set(paths.map((p) => p.normalize('NFC')))];
@@ -105,6 +104,7 @@ async function commitPeopleOrSay(paths: string[]): Promise<boolean> {
   }
 }
 
+/** Commits `paths` as the person; false when git refused them (PeopleEdits keeps them for a retry). */
 async function commitPeople(paths: string[]): Promise<boolean> {
   const s = ready;
   if (!s) return true;
@@ -264,7 +264,9 @@ runActor<GitMsg, Sends<'git'>, State>(
         else {
           // a person's edits are theirs, committed first: the undo then weighs them as later changes, instead of
           // refusing over uncommitted changes nobody but memvault would commit (git status: the OS event may be late)
-          await worktreeChanged((await s.repo.dirtyPaths()).filter((p) => !ignore(p, false)));
+          // (a git status that fails leaves that to the undo, which reports it)
+          const dirty = await s.repo.dirtyPaths().catch(() => []);
+          await worktreeChanged(dirty.filter((p) => !ignore(p, false)));
           await serial(() => people.commitAll());
           const r = await serial(async () => {
             await ensureRepo(s);
