@@ -8,13 +8,15 @@ import { sha256Hex } from '../../messages/hash.js';
 
 export type IgnoreMatcher = (rel: string, isDir: boolean) => boolean;
 
-/** True for paths the watcher must not index: configured globs, and anything that is not a `.md` file. */
+/** True for paths the watcher must not index: configured globs, hidden names (`.x`), and anything that is not a `.md` file. */
 export function makeIgnore(globs: string[]): IgnoreMatcher {
   const match = picomatch(globs, { dot: true });
   // a folder is ignored when a glob like `.git/**` matches something inside it
   const dirGlobs = globs.filter((g) => g.endsWith('/**')).map((g) => g.slice(0, -3));
   const dirMatch = picomatch(dirGlobs.length ? dirGlobs : ['\0'], { dot: true });
   return (rel, isDir) => {
+    // hidden, as in Obsidian: a name starting with '.' anywhere on the path (agents may not read or write such notes)
+    if (rel.split('/').some((seg) => seg.startsWith('.'))) return true;
     if (isDir) return dirMatch(rel) || match(rel);
     return match(rel) || !rel.toLowerCase().endsWith('.md');
   };
