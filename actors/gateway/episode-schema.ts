@@ -28,6 +28,8 @@ const id = (name: string, colonFree = false) =>
     .max(200, `${name} must be at most 200 characters`)
     .refine((v) => v.trim() === v && !CONTROL.test(v), `${name} must not hold control characters or leading/trailing spaces`)
     .refine((v) => !colonFree || !v.includes(':'), `${name} must not hold ':' (episode ids are "chat:<session>:<message>")`);
+/** A chat session's id, as a chat turn must give it (and as POST /v1/episodes/sessions/<id>/close names it). */
+export const sessionIdSchema = id('session_id', true);
 const short = (name: string) => str(name).min(1, `${name} must not be empty`).max(256, `${name} must be at most 256 characters`);
 const AT_RULE = 'at must be epoch ms, an ISO 8601 date-time with a zone (e.g. 2026-05-01T09:30:00Z) or a date (2026-05-01)';
 const at = z
@@ -41,7 +43,7 @@ const at = z
 const chat = z
   .object({
     type: z.literal('chat'),
-    session_id: id('session_id', true),
+    session_id: sessionIdSchema,
     message_id: id('message_id'),
     role: z.enum(['user', 'assistant', 'system', 'tool'], {
       errorMap: () => ({ message: 'role must be user, assistant, system or tool' }),

@@ -5,7 +5,7 @@ import { fail } from '../../messages/common.js';
 import type { AppendResult, CloseResult, ForgetEpisodeResult, PruneResult } from '../../messages/to-memory.js';
 import type { Episode } from '../../messages/episodes.js';
 import { ActorRequestError } from '../../supervisors/runtime/errors.js';
-import { checkEpisodes } from './episode-schema.js';
+import { checkEpisodes, sessionIdSchema } from './episode-schema.js';
 import { readJsonBody, sendJson } from './http-body.js';
 import type { IndexView } from './index-view.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -74,6 +74,9 @@ export function routeEpisodes(
       } catch {
         return refuse(res, 'bad_request', 'the session id in the path is not valid URL encoding');
       }
+      // an id no chat turn can have (a ':', spaces around it) names no session: the caller's mistake, not "not closed"
+      const valid = sessionIdSchema.safeParse(session);
+      if (!valid.success) return refuse(res, 'bad_request', valid.error.issues[0]?.message ?? 'not a session id');
       const r = await d.backend.close(session, agent);
       if (!r.ok) return refuse(res, r.reason, r.message);
       sendJson(res, 200, { session_id: session, closed: r.closed });

@@ -95,6 +95,8 @@ t.test('episodes over HTTP', async (t) => {
     t.match(r.body.rejected[4].message, /4097 bytes, over the 4096-byte limit \(episodes\.max_text_bytes\)/);
     t.match(r.body.rejected[6].message, /must not hold ':'/);
     t.match(r.body.rejected.at(-1).message, /at must be epoch ms, an ISO 8601 date-time with a zone .* or a date/);
+    const close = await d.api('POST', '/v1/episodes/sessions/a%3Ab/close');
+    t.match(close, { status: 400, body: { error: { reason: 'bad_request', message: /must not hold ':'/ } } }, 'no session has such an id');
     const lines = journalLines(d.cfg.data_dir);
     t.same(
       lines.map((l) => [l.ep.type, l.agent]),
