@@ -6,7 +6,13 @@ import type { IgnoreMatcher } from '../watcher/scan.js';
 
 /** Vault-relative paths of the notes under `rel`; none when it is not a real folder (symlinked folders are not followed). */
 export function notesUnder(root: string, rel: string, ignore: IgnoreMatcher): string[] {
-  if (lstatSync(path.join(root, rel), { throwIfNoEntry: false })?.isDirectory() !== true) return [];
+  let isFolder: boolean;
+  try {
+    isFolder = lstatSync(path.join(root, rel)).isDirectory();
+  } catch {
+    return []; // gone, or a file now stands where a folder on its path was (ENOTDIR): no notes under it
+  }
+  if (!isFolder) return [];
   const out: string[] = [];
   const walk = (dir: string): void => {
     let entries;
