@@ -14,6 +14,8 @@ export interface Ranked {
 }
 
 export interface NoteGroup {
+  /** the note's document id */
+  doc: number;
   best: Ranked;
   also: Ranked[];
 }
@@ -35,7 +37,7 @@ export function groupByNote(db: Database, ranked: Ranked[], k: number, known?: M
     if (doc === undefined) continue;
     const g = groups.get(doc);
     if (!g) {
-      if (groups.size < k) groups.set(doc, { best: r, also: [] });
+      if (groups.size < k) groups.set(doc, { doc, best: r, also: [] });
     } else if (g.also.length < ALSO) g.also.push(r);
   }
   return [...groups.values()];

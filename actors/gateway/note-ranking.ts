@@ -44,7 +44,7 @@ export function rankNotes(
   return top.flatMap((n) => {
     // every note came from a chunk list, so it has chunks in the fused list
     const [best, ...rest] = byDoc.get(n.id) ?? [];
-    return best ? [{ best: { id: best.id, score: n.score }, also: rest.slice(0, ALSO) }] : [];
+    return best ? [{ doc: n.id, best: { id: best.id, score: n.score }, also: rest.slice(0, ALSO) }] : [];
   });
 }
 

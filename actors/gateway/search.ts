@@ -11,7 +11,7 @@ import { type FtsQuery, ftsQuery } from './fts-query.js';
 import { fuseLists } from './fusion.js';
 import { snapshotVersion } from './snapshot-version.js';
 import { keywordSnippets } from './snippets.js';
-import { CHUNKS_PER_NOTE, documentsOf, groupByNote, type NoteGroup, type Ranked } from './group-by-note.js';
+import { CHUNKS_PER_NOTE, groupByNote, type NoteGroup, type Ranked } from './group-by-note.js';
 import { COMPLETE_DEPTH, completeLists } from './note-rescore.js';
 import { matchExpression, type Needed } from './match-budget.js';
 import { type ChunkList, rankNotes } from './note-ranking.js';
@@ -96,7 +96,7 @@ interface Plan {
 const WIDEN_STEP = 4;
 const MAX_WIDEN = 64;
 
-function plan(req: SearchRequest, opts: SearchOptions, useVector: boolean, widen = 1): Plan {
+function plan(req: SearchRequest, opts: SearchOptions, useVector: boolean): Plan {
   if (!Number.isInteger(req.k) || req.k < 0) throw new Error(`k must be a non-negative integer, got ${req.k}`);
   const k = Math.min(req.k, MAX_K);
   const filters = filterSql(req.userId ?? 'default', req.filters ?? {});
@@ -112,8 +112,8 @@ function plan(req: SearchRequest, opts: SearchOptions, useVector: boolean, widen
   const depthOf = (perK: number): number => (fusing ? Math.max(perK * k, MIN_DEPTH) : noteScored ? Math.max(want, perK * k) : want);
   const completing = r.complete && noteScored && fusing;
   const limitOf = (depth: number): number => (completing ? Math.max(depth, COMPLETE_DEPTH) : depth);
-  const bm25Depth = depthOf(r.depth.bm25) * widen;
-  const vectorDepth = depthOf(r.depth.vector) * widen;
+  const bm25Depth = depthOf(r.depth.bm25);
+  const vectorDepth = depthOf(r.depth.vector);
   return {
     k,
     filters,
@@ -151,35 +151,38 @@ function searchInSnapshot(
   if (useVector && queryVector.length !== dim) {
     throw new Error(`query vector has ${queryVector.length} floats, the index holds vectors of ${dim}`);
   }
+  const first = plan(req, opts, useVector);
   let match: string | undefined;
   // the notes found so far, in their order: a deeper read only adds notes after them (it could score a note's
   // further sections and so reorder, but the first answers stay as a shallower search gave them)
   const found: NoteGroup[] = [];
   const seen = new Set<number>();
   for (let widen = 1; ; widen *= WIDEN_STEP) {
-    const p = plan(req, opts, useVector, widen);
-    const out = rankInSnapshot(db, req, useVector ? queryVector : null, opts, p, widen === 1 ? early : match);
+    const out = rankInSnapshot(db, req, useVector ? queryVector : null, opts, deeper(first, widen), widen === 1 ? early : match);
     if ('chunks' in out) return materialise(db, out.chunks, out.keyword);
-    const docOf = documentsOf(
-      db,
-      out.groups.map((g) => g.best.id),
-      out.docs,
-    );
     for (const g of out.groups) {
-      const doc = docOf.get(g.best.id);
-      if (doc === undefined || seen.has(doc) || found.length >= p.k) continue;
-      seen.add(doc);
+      if (seen.has(g.doc) || found.length >= first.k) continue;
+      seen.add(g.doc);
       found.push(g);
     }
-    if (!out.short || found.length >= p.k || widen >= MAX_WIDEN) return materialiseGroups(db, found, out.keyword);
+    if (!out.short || found.length >= first.k || widen >= MAX_WIDEN) return materialiseGroups(db, found, out.keyword);
     match = out.keyword.match ?? undefined;
   }
+}
+
+/** `p` with every list read `widen` times deeper. */
+function deeper(p: Plan, widen: number): Plan {
+  if (widen === 1) return p;
+  const completed = (depth: number): number => (p.completing ? Math.max(depth, COMPLETE_DEPTH) : depth);
+  const bm25 = p.bm25.rank * widen;
+  const vector = p.vectorDepth * widen;
+  return { ...p, bm25: { rank: bm25, read: completed(bm25) }, vectorDepth: vector, vectorLimit: completed(vector) };
 }
 
 type Answer =
   | { keyword: Keyword; chunks: Ranked[] }
   /** short: fewer than k notes while a list came back as deep as it was read (more notes may lie below) */
-  | { keyword: Keyword; groups: NoteGroup[]; short: boolean; docs: Map<number, number> };
+  | { keyword: Keyword; groups: NoteGroup[]; short: boolean };
 
 function rankInSnapshot(
   db: Database,
@@ -197,6 +200,8 @@ function rankInSnapshot(
   const lists: ChunkList[] = [];
   let keyword: Keyword = { ranked: [], match: null, table: fts.table };
   const deep: Ranked[][] = [];
+  /** how deep each of `deep` was read: one that came back that long may hold more notes further down */
+  const readTo: number[] = [];
   // the keyword list read early is of this snapshot when nothing was written since: then so is all it learned
   const unchanged = early !== undefined && early.version === snapshotVersion(db);
   /** each chunk's document and filters looked up so far (every list, the feedback seeds, the complete scores) */
@@ -213,6 +218,7 @@ function rankInSnapshot(
             typeof prior === 'string' ? prior : undefined,
           );
     deep.push(keyword.ranked);
+    readTo.push(depths.bm25.read);
     lists.push({ kind: 'bm25', items: keyword.ranked.slice(0, depths.bm25.rank), weight: 1 });
   }
   const oversample = opts.oversample ?? DEFAULT_OVERSAMPLE;
@@ -221,6 +227,7 @@ function rankInSnapshot(
   if (req.mode === 'vector' || fusing) {
     const vec = queryVector ? vectorList(db, queryVector, filters, k, vectorDepth, oversample, facts) : [];
     deep.push(vec);
+    readTo.push(depths.vectorLimit);
     lists.push({ kind: 'vector', items: vec.slice(0, depths.vectorDepth), weight: r.fusion.vector });
   }
   if (fusing && r.feedback && lists.length === 2) {
@@ -230,6 +237,7 @@ function rankInSnapshot(
     if (moved !== queryVector) {
       const fb = vectorList(db, moved, filters, k, vectorDepth, r.feedback.oversample ?? oversample, facts);
       deep.push(fb);
+      readTo.push(depths.vectorLimit);
       lists.push({ kind: 'vector', items: fb.slice(0, depths.vectorDepth), weight: r.feedback.weight });
     }
   }
@@ -255,9 +263,8 @@ function rankInSnapshot(
     if (!byNote) return { keyword, chunks: ranked.slice(0, k) };
     groups = groupByNote(db, ranked, k, docs);
   }
-  // a list that came back as deep as it was read may hold more notes further down
-  const full = deep.some((l, i) => l.length >= (i === 0 && req.mode !== 'vector' ? depths.bm25.read : depths.vectorLimit));
-  return { keyword, groups, short: groups.length < k && full, docs };
+  const full = deep.some((l, i) => l.length >= readTo[i]!);
+  return { keyword, groups, short: groups.length < k && full };
 }
 
 /** Each note's best hit, with its other sections' hits in `also`. */
@@ -290,13 +297,6 @@ interface Keyword {
 }
 
 /**
- * Up to `depth.read` chunks matching the query's terms (any of them, or past the match budget any of the rarer ones:
- * matchExpression, told how many rows the list ranks and reads), best bm25 first; score = b / (1 + b) with
- * b = -bm25 (0..1).
- * Without caller filters FTS5 ranks alone and the few best rows are then checked against the default filters
- * (widening when too many fail); with them, the join filters while matching.
- */
-/**
  * The keyword list: bm25 over the table the query's script needs. A query mixing Chinese, Japanese, Korean, Thai…
  * with other words also searches those words in memory_fts, and the two lists are fused as the ranking fuses lists
  * (a chunk matching both kinds ranks first), so a note holding only the other words is found too.
@@ -326,6 +326,13 @@ interface KeywordRead {
   facts?: ChunkFacts;
 }
 
+/**
+ * Up to `depth.read` chunks matching the query's terms (any of them, or past the match budget any of the rarer ones:
+ * matchExpression, told how many rows the list ranks and reads), best bm25 first; score = b / (1 + b) with
+ * b = -bm25 (0..1).
+ * Without caller filters FTS5 ranks alone and the few best rows are then checked against the default filters
+ * (widening when too many fail); with them, the join filters while matching.
+ */
 function bm25List(
   db: Database,
   { table, terms }: FtsQuery,
