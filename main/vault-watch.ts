@@ -1,7 +1,7 @@
 // Main's watch on the files under the daemon: the OS subscription on the vault, and a once-a-second check that the
 // vault folder and the index file are still the ones it opened — a folder removed, replaced or remounted gets a
 // fresh subscription and a full reconcile; an index file deleted underneath gets a fresh index rebuilt from the vault.
-import { closeSync, fstatSync, openSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import watcher from '@parcel/watcher';
 import type { Board } from '../supervisors/runtime/board.js';
@@ -210,7 +210,7 @@ export class VaultWatch {
    * inside it before then (`mkdir -p a/b`, an unzip, a copied tree) are never watched: notes saved there, even
    * much later, were never reported (issue 4: a bulk drop left whole folders unindexed). So a new folder gets a
    * fresh subscription, which walks the tree and watches every folder in it; then a full reconcile covers whatever
-   * changed before the fresh watches existed, and the git writer is told of the files now in the new folders.
+   * changed before the fresh watches existed, and the git writer reads git status for what people changed meanwhile.
    * (Subscribing anew before dropping the old one does not work: both share the native inotify watches, and
    * dropping the old one removes them.)
    */
@@ -231,26 +231,12 @@ export class VaultWatch {
           'new folders: watching the vault afresh and reconciling it',
         );
         this.#d.route({ type: 'watcher.rescan', reason: 'new folders' });
-        // the git writer learns of people's new notes only from events: name what the new folders hold now
-        const files = batch.flatMap((rel) => this.#filesUnder(rel));
-        if (files.length && this.#d.git()) this.#d.route({ type: 'git.worktree_changed', paths: files });
-        // and of edits elsewhere whose events came while no subscription was there: git status names them
+        // the git writer learns of people's edits from events: what the new folders hold, and edits elsewhere whose
+        // events came while no subscription was there, it reads from git status (untracked files listed one by one)
         if (this.#d.git()) this.#d.route({ type: 'git.worktree_rescan', reason: 'new folders' });
       }
     } finally {
       this.#rewatching = false;
-    }
-  }
-
-  /** Vault-relative paths of the files under a folder (none when it is gone again). */
-  #filesUnder(rel: string): string[] {
-    try {
-      const entries = readdirSync(path.join(this.#d.vault, rel), { recursive: true, withFileTypes: true });
-      return entries
-        .filter((e) => e.isFile())
-        .map((e) => path.relative(this.#d.vault, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
-    } catch {
-      return [];
     }
   }
 
