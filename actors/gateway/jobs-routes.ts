@@ -3,6 +3,7 @@
 // skipped, failed — all 200: a run that wrote nothing is an answer, not an HTTP error).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { isDate } from '../scheduler/dates.js';
 import type { JobRunResult, JobsList, RunRefusal } from '../../messages/to-scheduler.js';
 import { describeIssues } from './api-schema.js';
 import { readJsonBody, sendJson } from './http-body.js';
@@ -12,19 +13,13 @@ export interface JobsBackend {
   run(job: string, body: { date?: string; event?: string }): Promise<JobRunResult | RunRefusal>;
 }
 
-/** 2026-02-30 and 2026-13-45 are not days: the date must read back as itself. */
-function realDay(d: string): boolean {
-  const t = Date.parse(`${d}T00:00:00Z`);
-  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
-}
-
 const runBody = z
   .object({
     date: z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, 'date must be YYYY-MM-DD')
-      // zod runs this even after the regex failed: only a YYYY-MM-DD string is judged (else "yesterday" threw: 500)
-      .refine((d) => !/^\d{4}-\d{2}-\d{2}$/.test(d) || realDay(d), 'date must be a real day')
+      // zod runs this even after the regex failed: only a YYYY-MM-DD string is judged (the regex said the rest)
+      .refine((d) => !/^\d{4}-\d{2}-\d{2}$/.test(d) || isDate(d), 'date must be a real day')
       .optional(),
     event: z.string().min(1).max(1_000).optional(),
   })
