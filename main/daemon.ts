@@ -27,6 +27,7 @@ import { VaultWatch } from './vault-watch.js';
 import { operatorMetrics } from './operator-metrics.js';
 import { supervisionTree } from './supervision.js';
 import { memoryPaths } from '../actors/memory/paths.js';
+import { subscriptionIgnore } from '../actors/git-writer/persons-notes.js';
 import { applyHeapSettings } from './heap-settings.js';
 
 export interface DaemonOptions {
@@ -134,7 +135,7 @@ export class Daemon {
       this.#watch = new VaultWatch({
         vault: cfg.vault,
         dbFile,
-        ignore: cfg.watcher.ignore,
+        ignore: subscriptionIgnore(cfg.watcher.ignore, cfg.vault, cfg.data_dir),
         isMemoryFile: memoryPaths(cfg.memory.folder).isMemoryFile,
         board: this.board,
         log: this.#o.log,

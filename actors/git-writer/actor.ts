@@ -15,7 +15,7 @@ import type { GitMsg, PersonCommitResult } from '../../messages/to-git.js';
 import type { MainMsg } from '../../messages/to-main.js';
 import type { Caller as VaultCaller, MutationResult, VaultOp } from '../../messages/vault-ops.js';
 import { ACTORS, type Sends } from '../../supervisors/actors.js';
-import { makeIgnore } from '../watcher/scan.js';
+import { notPersonsNote } from './persons-notes.js';
 import { VaultWriter } from './vault/vault-writer.js';
 import { removeStaleTemps } from './vault/atomic.js';
 import { GitRepo, STATE_DIR } from './git-repo.js';
@@ -43,7 +43,7 @@ const w = cfg.writes;
 
 type State = Ready | { kind: 'off'; reason: string };
 
-const ignore = makeIgnore(cfg.watcher.ignore);
+const ignore = notPersonsNote(cfg.vault, cfg.data_dir);
 const memory = memoryPaths(cfg.memory.folder);
 /** What a write touched, told to whoever indexes it: the fact log's files to the memory actor, notes to the watcher. */
 function touched(ctx: { emit(m: Sends<'git'>): void }, paths: string[]): void {
