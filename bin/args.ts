@@ -1,4 +1,5 @@
 // The command line's shared pieces: parsed flags, exit codes, usage errors and the settings a command runs with.
+import { statSync } from 'node:fs';
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { loadConfig, type Config } from '../config/load.js';
 
@@ -164,6 +165,15 @@ export function parseArgs(argv: string[]): Args {
 export class UsageError extends Error {}
 /** A command that was asked properly and could not do it (a missing file, an unknown agent): exit 1, no usage. */
 export class CommandFailure extends Error {}
+
+/**
+ * For a command about to start a daemon or make the data dir: the vault must be a folder. A mistyped `--vault` was
+ * made into a new empty vault (the data dir created inside it), served, and every search answered with nothing.
+ */
+export function requireVault(cfg: Config): void {
+  if (statSync(cfg.vault, { throwIfNoEntry: false })?.isDirectory()) return;
+  throw new CommandFailure(`${cfg.vault} is not a folder (vault_missing): create it first, or fix --vault`);
+}
 
 /** Settings for a command: `--vault` (or the config's `vault`, or the current folder for read-only commands). */
 export function configFor(a: Args, opts: { vaultRequired: boolean }): Config {

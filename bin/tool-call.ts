@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Daemon } from '../main/daemon.js';
 import { makeLogger } from '../supervisors/runtime/log.js';
 import type { Config } from '../config/load.js';
-import { EXIT, type Args } from './args.js';
+import { EXIT, requireVault, type Args } from './args.js';
 import { findDaemon } from './client.js';
 
 export type ToolBody = Record<string, unknown> & { error?: { reason: string; message: string } };
@@ -22,6 +22,7 @@ export async function callToolCommand(
   let daemon: Daemon | null = null;
   let up = await findDaemon(cfg);
   if (!up) {
+    requireVault(cfg);
     const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir, toStderr: true });
     daemon = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log, logToStderr: true });
     await daemon.start();

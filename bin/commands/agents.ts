@@ -13,7 +13,7 @@ import {
   type Scope,
   type StoreResult,
 } from '../../actors/gateway/agents/store.js';
-import { CommandFailure, configFor, EXIT, UsageError, type Args } from '../args.js';
+import { CommandFailure, configFor, EXIT, requireVault, UsageError, type Args } from '../args.js';
 
 function done<T>(r: StoreResult<T>): T {
   if (r.ok) return r.result;
@@ -33,6 +33,7 @@ export function parseFolders(spec: string): string[] {
 
 export async function agentsCommand(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: false });
+  requireVault(cfg);
   mkdirSync(cfg.data_dir, { recursive: true, mode: 0o700 });
   const [sub, name, ...extra] = a.rest;
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);

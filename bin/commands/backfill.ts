@@ -9,7 +9,7 @@ import { Daemon } from '../../main/daemon.js';
 import type { Episode } from '../../messages/episodes.js';
 import type { AppendResult, CloseResult } from '../../messages/to-memory.js';
 import { makeLogger } from '../../supervisors/runtime/log.js';
-import { CommandFailure, configFor, EXIT, UsageError, type Args } from '../args.js';
+import { CommandFailure, configFor, EXIT, requireVault, UsageError, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
 
 type Kind = 'chat' | 'task' | 'correction';
@@ -115,6 +115,7 @@ export async function backfillCommand(a: Args): Promise<number> {
   if (source !== 'vault' && source !== 'all' && !a.from) throw new UsageError(`--source ${source} needs --from FILE.jsonl`);
   const { episodes, unreadable } = a.from ? readExport(a.from) : { episodes: [], unreadable: 0 };
   const running = await findDaemon(cfg);
+  if (!running) requireVault(cfg);
   const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir, toStderr: true });
   const sink = running
     ? httpSink(running)

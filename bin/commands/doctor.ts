@@ -25,12 +25,7 @@ export async function doctorCommand(a: Args): Promise<number> {
   checks.push({ name: 'config', ok: true, detail: cfg.config_file ? `${cfg.config_file} is valid` : 'defaults (no --config file)' });
   const vaultOk = existsSync(cfg.vault) && statSync(cfg.vault).isDirectory();
   checks.push({ name: 'vault', ok: vaultOk, detail: vaultOk ? cfg.vault : `${cfg.vault} is not a folder` });
-  try {
-    if (existsSync(cfg.data_dir)) accessSync(cfg.data_dir, constants.W_OK);
-    checks.push({ name: 'data dir', ok: true, detail: cfg.data_dir });
-  } catch {
-    checks.push({ name: 'data dir', ok: false, detail: `${cfg.data_dir} is not writable` });
-  }
+  checks.push(dataDirCheck(cfg.data_dir, vaultOk ? null : cfg.vault));
   try {
     const db = new Database(':memory:');
     sqliteVec.load(db);
@@ -133,4 +128,19 @@ async function cpuChecks(): Promise<Check[]> {
     out.push({ name: 'int8', ok: false, detail: `the int8 kernel probe failed: ${(err as Error).message} (reinstall with npm ci)` });
   }
   return out;
+}
+
+/** The data dir writable, or the nearest folder it would be made in; none is made while the vault it lives in is missing. */
+function dataDirCheck(dataDir: string, missingVault: string | null): Check {
+  let at = dataDir;
+  while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+  const rel = missingVault === null ? '..' : path.relative(missingVault, dataDir);
+  if (at !== dataDir && !rel.startsWith('..') && !path.isAbsolute(rel))
+    return { name: 'data dir', ok: false, detail: `${dataDir} cannot be made: it is inside the missing vault` };
+  try {
+    accessSync(at, constants.W_OK);
+    return { name: 'data dir', ok: true, detail: at === dataDir ? dataDir : `${dataDir} (made at the first start)` };
+  } catch {
+    return { name: 'data dir', ok: false, detail: `${at === dataDir ? dataDir : at} is not writable` };
+  }
 }

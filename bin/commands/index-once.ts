@@ -2,7 +2,7 @@
 import cliProgress from 'cli-progress';
 import { makeLogger } from '../../supervisors/runtime/log.js';
 import { Daemon } from '../../main/daemon.js';
-import { configFor, EXIT, type Args } from '../args.js';
+import { configFor, EXIT, requireVault, type Args } from '../args.js';
 import { findDaemon } from '../client.js';
 
 export async function indexOnce(a: Args): Promise<number> {
@@ -12,6 +12,7 @@ export async function indexOnce(a: Args): Promise<number> {
     process.stderr.write(`memvault: a daemon already indexes ${cfg.vault} (${running.url}); it keeps the index current\n`);
     return EXIT.ok;
   }
+  requireVault(cfg);
   const tty = process.stderr.isTTY === true;
   const log = makeLogger('main', { level: tty ? 'warn' : cfg.log.level, dataDir: cfg.data_dir, toStderr: true });
   const daemon = new Daemon({ ...cfg, log: { level: tty ? 'warn' : cfg.log.level } }, { mode: 'oneshot', log, logToStderr: true });

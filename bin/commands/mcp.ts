@@ -7,11 +7,12 @@ import { VERSION } from '../../supervisors/runtime/version.js';
 import { mcpInstructions } from '../../actors/gateway/tools/instructions.js';
 import { runStdioProxy, type Upstream } from '../../actors/gateway/tools/stdio-proxy.js';
 import { Daemon } from '../../main/daemon.js';
-import { configFor, EXIT, type Args } from '../args.js';
+import { configFor, EXIT, requireVault, type Args } from '../args.js';
 import { findDaemon, removeDaemonInfo, writeDaemonInfo } from '../client.js';
 
 export async function mcpCommand(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: true });
+  if (!(await findDaemon(cfg))) requireVault(cfg);
   // `--agent NAME` (when the CLI parses it), else MEMVAULT_AGENT, else the MCP client's own name
   const agent = (a as Args & { agent?: string }).agent ?? process.env['MEMVAULT_AGENT'];
   const log = makeLogger('main', { level: cfg.log.level, dataDir: cfg.data_dir, toStderr: true });

@@ -1,6 +1,7 @@
 // `memvault prune`: the retention sweep now — expired chat, task and correction rows go with their chunks, FTS and
 // vector rows, and journal days older than the longest retention are dropped. Through the running daemon when there
 // is one, else directly on the index file (nothing else writes it then).
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CHUNKER_VERSION } from '../../actors/chunker/version.js';
 import { Journal, dayOf } from '../../actors/memory/journal.js';
@@ -11,7 +12,7 @@ import { openIndex } from '../../actors/store-writer/schema.js';
 import type { Config } from '../../config/load.js';
 import type { PruneResult } from '../../messages/to-memory.js';
 import { indexFile } from '../../supervisors/runtime/boot.js';
-import { configFor, EXIT, type Args } from '../args.js';
+import { CommandFailure, configFor, EXIT, requireVault, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
 
 type Pruned = Omit<Extract<PruneResult, { ok: true }>, 'ok'>;
@@ -43,6 +44,13 @@ export function pruneDirect(cfg: Config, now: number): Pruned {
 export async function pruneCommand(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: false });
   const daemon = await findDaemon(cfg);
+  if (!daemon) {
+    requireVault(cfg);
+    if (!existsSync(indexFile(cfg)))
+      throw new CommandFailure(
+        `${cfg.vault} has no index yet, so nothing to prune: run \`memvault index --vault ${cfg.vault}\` or start the daemon`,
+      );
+  }
   const r = daemon ? await callDaemon<Pruned>(daemon, 'POST', '/v1/prune', {}) : pruneDirect(cfg, Date.now());
   if (a.json) {
     process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);

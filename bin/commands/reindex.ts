@@ -3,7 +3,7 @@
 import { makeLogger } from '../../supervisors/runtime/log.js';
 import { indexOnce } from '../../main/daemon.js';
 import { rebuildIndex } from '../../main/reindex.js';
-import { configFor, EXIT, type Args } from '../args.js';
+import { configFor, EXIT, requireVault, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
 
 export async function reindexCommand(a: Args): Promise<number> {
@@ -16,6 +16,7 @@ export async function reindexCommand(a: Args): Promise<number> {
     );
     return EXIT.ok;
   }
+  requireVault(cfg);
   const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir, toStderr: true });
   const r = await rebuildIndex(cfg, log, (file) => indexOnce(cfg, log, file));
   process.stderr.write(`memvault: rebuilt the index (${r.documents} notes, ${(r.ms / 1000).toFixed(1)} s) and swapped it in\n`);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { JobRunResult, JobsList } from '../../messages/to-scheduler.js';
 import { Daemon } from '../../main/daemon.js';
 import { makeLogger } from '../../supervisors/runtime/log.js';
-import { configFor, EXIT, type Args, UsageError } from '../args.js';
+import { configFor, EXIT, requireVault, type Args, UsageError } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
 
 type Endpoint = { url: string; token: string };
@@ -16,6 +16,7 @@ export async function daemonFor(a: Args): Promise<{ d: Endpoint; stop: () => Pro
   const cfg = configFor(a, { vaultRequired: false });
   const running = await findDaemon(cfg);
   if (running) return { d: running, stop: async () => {} };
+  requireVault(cfg);
   const log = makeLogger('main', { level: cfg.log.level === 'info' ? 'warn' : cfg.log.level, dataDir: cfg.data_dir, toStderr: true });
   const daemon = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log, logToStderr: true });
   await daemon.start();

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { Daemon } from '../../main/daemon.js';
 import { ensureToken } from '../../main/data-dir.js';
 import { DaemonStartFailure } from '../../main/start-failure.js';
-import { CommandFailure, configFor, EXIT, type Args } from '../args.js';
+import { CommandFailure, configFor, EXIT, requireVault, type Args } from '../args.js';
 import { findDaemon, removeDaemonInfo, writeDaemonInfo } from '../client.js';
 import { loginLink } from '../../actors/gateway/page/session.js';
 
@@ -18,6 +18,7 @@ export async function start(a: Args): Promise<number> {
     process.stderr.write(`memvault: a daemon already serves ${cfg.vault} at ${running.url}\n`);
     return EXIT.failure;
   }
+  requireVault(cfg);
   const loopback = host === 'localhost' || host === '::1' || /^127\./.test(host);
   if (!loopback) {
     // off the loopback interface every /v1 and /mcp call must carry the token: refuse to start without a strong one
