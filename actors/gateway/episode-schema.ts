@@ -32,6 +32,8 @@ const id = (name: string, colonFree = false) =>
 export const sessionIdSchema = id('session_id', true);
 const short = (name: string) => str(name).min(1, `${name} must not be empty`).max(256, `${name} must be at most 256 characters`);
 const AT_RULE = 'at must be epoch ms, an ISO 8601 date-time with a zone (e.g. 2026-05-01T09:30:00Z) or a date (2026-05-01)';
+/** How far ahead of this machine's clock an episode's `at` may be (the sender's clock may run fast). */
+const FUTURE_SLACK_MS = 86_400_000;
 const at = z
   .union([
     z.number({ invalid_type_error: AT_RULE }).finite().nonnegative().max(8.64e15),
@@ -115,6 +117,12 @@ function item(raw: unknown, i: number, maxTextBytes: number, now: number): { ep:
   if (!parsed.success) return bad('bad_request', parsed.error.issues.map((x) => `${x.path.join('.') || type}: ${x.message}`).join('; '));
   const ep = parsed.data as Episode;
   const when = ep.at === undefined ? now : typeof ep.at === 'number' ? ep.at : Date.parse(ep.at);
+  // an episode has happened: one dated ahead of this clock would sort last in its session and never expire
+  if (when > now + FUTURE_SLACK_MS)
+    return bad(
+      'bad_request',
+      `at ${new Date(when).toISOString()} is more than a day ahead of this machine's clock (${new Date(now).toISOString()}): an episode has happened; check the sender's clock, or the unit (epoch milliseconds, not microseconds)`,
+    );
   return { ep, at: when };
 }
 
