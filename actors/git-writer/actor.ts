@@ -69,7 +69,12 @@ function ensureRepo(s: Ready): Promise<void> {
 }
 
 const openRepo = () =>
-  GitRepo.open(cfg.vault, { author: w.author, person: w.person, onWarning: (m) => log.warn({ event: 'vault_git_warning' }, m) });
+  GitRepo.open(cfg.vault, {
+    author: w.author,
+    person: w.person,
+    onWarning: (m) => log.warn({ event: 'vault_git_warning' }, m),
+    appendOnly: (rel) => rel === memory.tombstones,
+  });
 
 async function ensureRepoNow(s: Ready): Promise<void> {
   const repo = await reopenIfGone(cfg.vault, s.repo.root, openRepo, log);

@@ -10,6 +10,8 @@ import { cleanGitEnv, git, gitVersion, type GitEnv, type GitFailure, type GitOut
 import { identityEnv, prepareRepository, STATE_DIR } from './git-init.js';
 import { LOG_FORMAT, parseLog, renderMessage, UNDOABLE_OPS, type CommitMessage, type Identity, type LogEntry } from './git-message.js';
 import { isUnmerged, parseStatusZ, type StatusEntry } from './git-status.js';
+import { withoutAppended } from './append-undo.js';
+import { atomicWriteFile } from './vault/atomic.js';
 
 export type { CommitMessage, CommitOp, Identity, LogEntry } from './git-message.js';
 export { STATE_DIR } from './git-init.js';
@@ -27,6 +29,8 @@ export interface GitRepoOptions {
   maintenanceEvery?: number;
   /** Told about problems that do not fail the operation (maintenance that failed). */
   onWarning?: (message: string) => void;
+  /** Files memvault only appends to (the tombstones): an undo of one append survives later ones (append-undo.ts). */
+  appendOnly?: (rel: string) => boolean;
 }
 
 export type OpenFailure = Failure<'git_missing' | 'git_too_old' | 'git_failed' | 'inside_repo'>;
@@ -82,6 +86,7 @@ export class GitRepo {
   readonly #undoScan: number;
   readonly #maintenanceEvery: number;
   readonly #onWarning: (message: string) => void;
+  readonly #appendOnly: (rel: string) => boolean;
   // Paths git tracks, as last seen. Only a hint that saves a process per commit (a tracked note needs no `git add`):
   // when it is wrong, git says so and we ask it (#refreshTracked), so correctness never rests on it.
   readonly #tracked: Set<string>;
@@ -100,6 +105,7 @@ export class GitRepo {
     this.#undoScan = opts.undoScan ?? 1000;
     this.#maintenanceEvery = opts.maintenanceEvery ?? 200;
     this.#onWarning = opts.onWarning ?? (() => {});
+    this.#appendOnly = opts.appendOnly ?? (() => false);
     this.#tracked = tracked;
     this.#where = where;
   }
@@ -423,6 +429,10 @@ export class GitRepo {
           `undo of ${what} conflicted and \`git revert --abort\` failed; the work tree needs attention: ${abort.message}`,
         );
       }
+      if (target.paths.length > 0 && target.paths.every(this.#appendOnly)) {
+        const appended = await this.#undoAppend(target, msg);
+        if (appended) return appended;
+      }
       const which = conflicted.length > 0 ? conflicted.join(', ') : target.paths.join(', ');
       return fail(
         'conflict',
@@ -430,6 +440,30 @@ export class GitRepo {
       );
     }
     return fail('git_failed', r.message);
+  }
+
+  /** The undo of an append that later appends made `git revert` conflict on: its lines taken out by text, or null. */
+  async #undoAppend(target: LogEntry, msg: CommitMessage): Promise<UndoResult | null> {
+    const next: Array<[string, string]> = [];
+    for (const p of target.paths) {
+      const [before, after, current] = await Promise.all([
+        this.#git(['show', `${target.sha}^:${p}`]),
+        this.#git(['show', `${target.sha}:${p}`]),
+        this.#git(['show', `HEAD:${p}`]),
+      ]);
+      if (!after.ok || !current.ok) return null;
+      const text = withoutAppended(before.ok ? before.stdout : '', after.stdout, current.stdout);
+      if (text === null) return null;
+      next.push([p, text]);
+    }
+    for (const [p, text] of next) await atomicWriteFile(path.join(this.root, p), text);
+    msg.note = 'Later changes to the file were kept: only the lines this change appended were taken out.';
+    const c = await this.#git(this.#commitArgs(target.paths), { input: renderMessage(msg), env: identityEnv(this.#author) });
+    if (!c.ok) return fail('git_failed', c.message);
+    const sha = await this.#shaFrom(c.stdout);
+    if (typeof sha !== 'string') return sha;
+    await this.#noteCommitted(target.paths);
+    return { ok: true, sha, reverted: target.sha, paths: target.paths };
   }
 
   async #status(): Promise<{ ok: true; entries: StatusEntry[] } | Failure<'git_failed'>> {
