@@ -234,8 +234,22 @@ export class Daemon {
     }
   }
 
-  /** Builds a new index with a one-shot pipeline while this one serves, then has the store writer swap it in. */
-  async #reindex(): Promise<ReindexResult> {
+  /** The reindex under way: a second request joins it (both would build into the same index.next.sqlite). */
+  #reindexing: Promise<ReindexResult> | null = null;
+
+  /**
+   * Builds a new index with a one-shot pipeline while this one serves, then has the store writer swap it in. A request
+   * that arrives while one runs shares its answer: a second build deleted the first's half-built file, and the first
+   * then swapped in the file the second was still writing (a partial index, then a wedged store and gateway).
+   */
+  #reindex(): Promise<ReindexResult> {
+    this.#reindexing ??= this.#reindexNow().finally(() => {
+      this.#reindexing = null;
+    });
+    return this.#reindexing;
+  }
+
+  async #reindexNow(): Promise<ReindexResult> {
     try {
       const built = await buildNextIndex(this.#cfg, (file) => indexOnce(this.#cfg, this.#o.log, file));
       this.#swapping++;
