@@ -234,6 +234,7 @@ export async function recoverIntents(repo: GitRepo, journal: IntentJournal): Pro
   const left = await journal.read();
   if (left === null) return [];
   const out: Recovered[] = [];
+  const stillOwed: Intent[] = [];
   try {
     const todo = [
       ...left.owed.map((i) => ({ i, note: 'Recorded at start: git refused this commit before memvault stopped.' })),
@@ -256,11 +257,17 @@ export async function recoverIntents(repo: GitRepo, journal: IntentJournal): Pro
           ...(intent.reason !== undefined ? { reason: intent.reason } : {}),
           note,
         });
-        out.push(c.ok ? { sha: c.sha, agent: intent.agent, paths } : { skipped: c.message, agent: intent.agent });
+        if (c.ok) out.push({ sha: c.sha, agent: intent.agent, paths });
+        else {
+          out.push({ skipped: c.message, agent: intent.agent });
+          // git still refuses (a stale lock): kept as owed, paid as the agent's once git works, never the person's
+          if (c.reason !== 'nothing_to_commit') stillOwed.push({ ...intent, paths });
+        }
       }
     }
     return out;
   } finally {
     await journal.reset();
+    for (const i of stillOwed) await journal.owe(i);
   }
 }
