@@ -7,14 +7,24 @@ import { lstat, mkdir, readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { assertNever } from '../../messages/common.js';
-import type { VaultOp } from '../../messages/vault-ops.js';
+import type { Caller, VaultOp } from '../../messages/vault-ops.js';
+import type { CommitMessage, CommitOp } from './git-message.js';
 import type { GitRepo } from './git-repo.js';
 import { sha256Hex } from '../../messages/hash.js';
 
 export interface Intent {
   op: VaultOp['op'];
+  /**
+   * The op its commit records when not `op` (a remember or a forget is a write of the log): an owed or recovered
+   * commit recorded as `write` was one `vault_undo_last` reverts, taking a remembered fact out of the log.
+   */
+  commitOp?: CommitOp;
   agent: string;
   reason?: string;
+  /** The commit's `Memvault-Skill`, `Memvault-Run` and `Memvault-Batch` trailers (`memvault undo --run` finds them). */
+  skill?: string;
+  run?: string;
+  batch?: string;
   /** The paths the op changes (a move: [from, to]). */
   paths: string[];
   /** Content hashes the written note (the move's target) may have once applied; empty for a delete. */
@@ -30,9 +40,17 @@ async function fileHash(abs: string): Promise<string | null> {
 }
 
 /** The intent for `op`, before it is applied: the hashes the target may end with (sent content, or the moved note's). */
-export async function intentFor(root: string, op: VaultOp, caller: { agent: string; reason?: string }): Promise<Intent> {
+export async function intentFor(root: string, op: VaultOp, caller: Caller, commitOp?: CommitOp): Promise<Intent> {
   const nfc = (p: string): string => p.normalize('NFC'); // as the vault writer resolves it
-  const base = { op: op.op, agent: caller.agent, ...(caller.reason !== undefined ? { reason: caller.reason } : {}) };
+  const base = {
+    op: op.op,
+    ...(commitOp !== undefined && commitOp !== op.op ? { commitOp } : {}),
+    agent: caller.agent,
+    ...(caller.reason !== undefined ? { reason: caller.reason } : {}),
+    ...(caller.skill !== undefined ? { skill: caller.skill } : {}),
+    ...(caller.run !== undefined ? { run: caller.run } : {}),
+    ...(caller.batch !== undefined ? { batch: caller.batch } : {}),
+  };
   switch (op.op) {
     case 'write':
       return { ...base, paths: [nfc(op.path)], hashes: [sha256Hex(Buffer.from(op.content, 'utf8'))] };
@@ -222,6 +240,20 @@ export class IntentJournal {
 
 const datasync = promisify(fdatasync);
 
+/** The commit an intent records: its op (a remember's, not the write it made) and its trailers. */
+export function intentCommit(i: Intent, note?: string): CommitMessage {
+  return {
+    op: i.commitOp ?? i.op,
+    paths: i.paths,
+    agent: i.agent,
+    ...(i.reason !== undefined ? { reason: i.reason } : {}),
+    ...(i.skill !== undefined ? { skill: i.skill } : {}),
+    ...(i.run !== undefined ? { run: i.run } : {}),
+    ...(i.batch !== undefined ? { batch: i.batch } : {}),
+    ...(note !== undefined ? { note } : {}),
+  };
+}
+
 export type Recovered = { sha: string; agent: string; paths: string[] } | { skipped: string; agent: string };
 
 /**
@@ -250,13 +282,7 @@ export async function recoverIntents(repo: GitRepo, journal: IntentJournal): Pro
       else if (!(await intentApplied(repo.root, intent)))
         out.push({ skipped: 'the notes no longer hold what the agent wrote', agent: intent.agent });
       else {
-        const c = await repo.commit(paths, {
-          op: intent.op,
-          paths: intent.paths,
-          agent: intent.agent,
-          ...(intent.reason !== undefined ? { reason: intent.reason } : {}),
-          note,
-        });
+        const c = await repo.commit(paths, intentCommit(intent, note));
         if (c.ok) out.push({ sha: c.sha, agent: intent.agent, paths });
         else {
           out.push({ skipped: c.message, agent: intent.agent });

@@ -1,10 +1,7 @@
 // Agent writes that reached the disk but not git, paid later: see OwedCommits.
 import type { GitRepo } from './git-repo.js';
 import type { Logger } from 'pino';
-import type { Intent, IntentJournal, recoverIntents } from './intent-journal.js';
-
-type CommitMeta = Parameters<GitRepo['commit']>[1];
-const owedMeta = (o: Intent): CommitMeta => ({ op: o.op, paths: o.paths, agent: o.agent, reason: o.reason });
+import { intentCommit, type IntentJournal, type recoverIntents } from './intent-journal.js';
 
 /**
  * Agent writes that reached the disk but not git (e.g. a stale .git/index.lock), kept in the journal (so a restart
@@ -35,7 +32,7 @@ export class OwedCommits {
 
   async #payNow(repo: GitRepo): Promise<void> {
     for (let o = this.d.journal.owed[0]; o; o = this.d.journal.owed[0]) {
-      const c = await repo.commit(o.paths, owedMeta(o));
+      const c = await repo.commit(o.paths, intentCommit(o));
       if (!c.ok && c.reason !== 'nothing_to_commit') return this.arm(repo);
       await this.d.journal.paid();
       if (c.ok) this.d.committed(c.sha, o.paths);

@@ -133,7 +133,7 @@ export function makeStaging(d: StagingDeps) {
     // durable before any file changes: a crash before the commit is then recorded at the next start as this agent's.
     // It syncs while the new bytes go to their temp file (a write changes its note only at the rename: beforeWrite).
     const intents: Intent[] = [];
-    for (const o of ops) intents.push(await intentFor(d.vault, o, caller));
+    for (const o of ops) intents.push(await intentFor(d.vault, o, caller, as?.commitOp));
     const durable = Promise.all(intents.map((i) => journalRecord(i))); // one group fsync covers them all
     const started = performance.now();
     try {
