@@ -89,7 +89,12 @@ export class Daemon {
       const t = loadTemplates(cfg);
       if (t.problems.length) throw new ConfigError(cfg.config_file, t.problems);
     }
-    const { dbFile } = prepareDataDir(cfg, this.#o.dbFile);
+    const { dbFile, damaged } = prepareDataDir(cfg, this.#o.dbFile);
+    if (damaged !== null)
+      this.#o.log.warn(
+        { event: 'index_file_damaged', kept_as: damaged },
+        `the index file could not be read (kept as ${damaged}); rebuilding it from the vault and the episode journal`,
+      );
     applyHeapSettings(cfg.heap); // before the first thread: its isolate reads the flags as it is made
     const names = this.#actors();
     for (const actor of names) {

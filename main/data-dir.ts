@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import path from 'node:path';
 import type { Config } from '../config/load.js';
 import { indexFile } from '../supervisors/runtime/boot.js';
-import { openIndex } from '../actors/store-writer/schema.js';
+import { isDamagedIndex, openIndex } from '../actors/store-writer/schema.js';
 
 /** Creates `<data dir>/token` (0600) on first start; returns the token. */
 export function ensureToken(dataDir: string): string {
@@ -18,9 +18,23 @@ export function ensureToken(dataDir: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
-export function prepareDataDir(cfg: Config, dbFile = indexFile(cfg)): { dbFile: string; token: string } {
+/**
+ * Creates the data dir, the token and the index schema. An index file SQLite cannot read (a disk that lost its tail,
+ * garbage written over it) is moved aside, with its WAL, to `<file>.damaged-<ms>` and a new one is made: the index is
+ * rebuilt from the vault and the episode journal, where it used to stop every start (and `reindex`) with
+ * `database disk image is malformed`. `damaged` names the file kept aside, for the start to log.
+ */
+export function prepareDataDir(cfg: Config, dbFile = indexFile(cfg)): { dbFile: string; token: string; damaged: string | null } {
   mkdirSync(cfg.data_dir, { recursive: true, mode: 0o700 });
   const token = ensureToken(cfg.data_dir);
-  openIndex(dbFile, { readonly: false }).close(); // creates and migrates the schema before any reader opens it
-  return { dbFile, token };
+  let damaged: string | null = null;
+  try {
+    openIndex(dbFile, { readonly: false }).close(); // creates and migrates the schema before any reader opens it
+  } catch (err) {
+    if (!isDamagedIndex(err)) throw err;
+    damaged = `${dbFile}.damaged-${Date.now()}`;
+    for (const suffix of ['', '-wal', '-shm']) if (existsSync(dbFile + suffix)) renameSync(dbFile + suffix, damaged + suffix);
+    openIndex(dbFile, { readonly: false }).close();
+  }
+  return { dbFile, token, damaged };
 }
