@@ -1,5 +1,6 @@
 // Finds a running daemon for a vault (its data dir's daemon.json) and calls its HTTP API with the token.
 import { readFileSync, realpathSync, writeFileSync, renameSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import type { Config } from '../config/load.js';
 import { pidAlive } from '../supervisors/runtime/pid-alive.js';
@@ -98,15 +99,16 @@ export async function callDaemon<T>(
   method: 'GET' | 'POST',
   route: string,
   body?: unknown,
-  timeoutMs = 30_000,
+  /** null: wait as long as the daemon takes (a reindex answers once the whole vault is indexed again). */
+  timeoutMs: number | null = 30_000,
 ): Promise<T> {
-  const r = await fetch(`${d.url}${route}`, {
-    method,
-    // the CLI's own calls are recorded as `cli` (commits, audit), as its tool calls are (tool-call.ts)
-    headers: { authorization: `Bearer ${d.token}`, 'content-type': 'application/json', 'x-memvault-agent': 'cli' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(timeoutMs),
-  });
+  // the CLI's own calls are recorded as `cli` (commits, audit), as its tool calls are (tool-call.ts)
+  const headers = { authorization: `Bearer ${d.token}`, 'content-type': 'application/json', 'x-memvault-agent': 'cli' };
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const r =
+    timeoutMs === null
+      ? await untimed(`${d.url}${route}`, method, headers, payload)
+      : await fetch(`${d.url}${route}`, { method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });
   const json = (await r.json()) as T & { error?: { reason: string; message: string } };
   if (!r.ok) {
     const e = new Error(json.error ? `${json.error.reason}: ${json.error.message}` : `HTTP ${r.status}`) as Error & { code?: string };
@@ -114,4 +116,30 @@ export async function callDaemon<T>(
     throw e;
   }
   return json;
+}
+
+/**
+ * A request with no time limit at all: fetch gives up after 300 s without response headers (undici's headersTimeout)
+ * whatever its signal says, and a reindex of a large vault takes longer.
+ */
+function untimed(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  payload: string | undefined,
+): Promise<{ ok: boolean; status: number; json(): Promise<unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ ok: status >= 200 && status < 300, status, json: async () => JSON.parse(text) as unknown });
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
 }

@@ -10,7 +10,9 @@ export async function reindexCommand(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: false });
   const daemon = await findDaemon(cfg);
   if (daemon) {
-    const r = await callDaemon<{ ok: boolean; documents: number; ms: number }>(daemon, 'POST', '/v1/reindex', {});
+    // no time limit: the daemon answers once the new index is swapped in, minutes for a large vault (a 30 s limit
+    // ended the command with a TimeoutError while the build went on, and a retry started a second build)
+    const r = await callDaemon<{ ok: boolean; documents: number; ms: number }>(daemon, 'POST', '/v1/reindex', {}, null);
     process.stderr.write(
       `memvault: the daemon rebuilt the index (${r.documents} notes, ${(r.ms / 1000).toFixed(1)} s) and swapped it in\n`,
     );
