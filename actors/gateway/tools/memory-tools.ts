@@ -139,8 +139,10 @@ async function forget(d: ToolDeps, ctx: CallContext, a: z.infer<typeof forgetArg
     return { ok: true, result: { forgotten: r.forgotten.map((episode_id) => ({ episode_id })) } };
   }
   if (a.fact_id !== undefined) return forgetFact(d, ctx, a.fact_id, a.reason);
-  // by query: facts only — a vault note is forgotten by editing it (vault_write, a commit), never in the index alone
-  const hits = await d.search({ query: a.query!, k: 5, filters: { source_type: 'fact' } }, ctx);
+  // by query: facts only — a vault note is forgotten by editing it (vault_write, a commit), never in the index alone.
+  // By keyword: a vector list always has a nearest fact (min-max scored 1), so a query sharing no word with any fact
+  // would put an unrelated one first, and confirm would forget it
+  const hits = await d.search({ query: a.query!, k: 5, mode: 'bm25', filters: { source_type: 'fact' } }, ctx);
   const candidates: Candidate[] = hits.results.map((h) => ({ fact_id: h.fact_id ?? '', text: h.snippet, score: h.score }));
   if (candidates.length === 0) return toolFail('not_found', `no remembered fact matches "${a.query}"`);
   if (!a.confirm)
