@@ -16,10 +16,16 @@ import { toolFail, type CallContext, type ToolOutcome, type WriteBackend } from 
 const str = (name: string) => z.string({ required_error: `${name} is required`, invalid_type_error: `${name} must be a string` });
 const date = (name: string) =>
   str(name).refine((s) => parseFactDate(s) !== null, `${name} must be a date like 2026-02-28 or an ISO time with a zone`);
+// trimmed: "Bob " is Bob, not a second entity note `Bob .md`; control characters (a NUL) never reach a file name
 const subject = str('subject')
-  .min(1)
+  .trim()
+  .min(1, 'subject is empty')
   .max(200)
-  .regex(/^[^\n\r/\\:*?"<>|#^[\]]+$/, 'subject is a note title: no line breaks nor / \\ : * ? " < > | # ^ [ ]');
+  .regex(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+    /^[^\u0000-\u001f\u007f/\\:*?"<>|#^[\]]+$/,
+    'subject is a note title: no line breaks or control characters nor / \\ : * ? " < > | # ^ [ ]',
+  );
 const factId = z.number({ required_error: 'id is required', invalid_type_error: 'id must be a number' }).int().positive();
 
 /** memory_add_fact's arguments (the nightly extraction checks the model's triples with it too). */
