@@ -89,7 +89,7 @@ async function readNote(d: Pick<ToolDeps, 'vault'>, rel: string): Promise<string
 async function commitNote(
   d: AddFactDeps,
   w: Pick<WriteBackend, 'mutate'>,
-  ctx: Pick<CallContext, 'agent'>,
+  ctx: Pick<CallContext, 'agent' | 'principal'>,
   rel: string,
   before: string | null,
   text: string,
@@ -97,7 +97,8 @@ async function commitNote(
 ): Promise<ToolOutcome<{ commit: string | null; indexed: boolean }>> {
   const r = await w.mutate(
     { op: 'write', path: rel, content: text, ...(before !== null ? { expectedHash: sha256Hex(Buffer.from(before, 'utf8')) } : {}) },
-    { agent: ctx.agent, reason },
+    // an agent's own --sensitive grant, as vault_write carries it: a sensitive note's facts are edited only with it
+    { agent: ctx.agent, reason, ...(ctx.principal?.kind === 'agent' ? { mayReadSensitive: ctx.principal.sensitive } : {}) },
   );
   if (!r.ok) return toolFail(r.reason, r.message);
   const indexed = await d.waitIndexed(r.paths[0] ?? rel, r.contentHash, d.waitTimeoutMs);
@@ -120,7 +121,7 @@ function subjectNote(d: AddFactDeps, subject: string, current: readonly FactRow[
 export async function addFact(
   d: AddFactDeps,
   w: Pick<WriteBackend, 'mutate'>,
-  ctx: Pick<CallContext, 'agent'>,
+  ctx: Pick<CallContext, 'agent' | 'principal'>,
   a: z.infer<typeof addArgs>,
 ): Promise<ToolOutcome> {
   const fact = {
@@ -134,7 +135,9 @@ export async function addFact(
   if (problem) return toolFail('bad_request', problem);
   const now = Date.now();
   const k = d.knowledge;
-  const mine = factsAt(d.view.db, { entity: a.subject, at: now, singleValued: k.singleValued, includeSensitive: true });
+  // an agent without --sensitive is not shown a sensitive note's facts: not even as a noop_dup answer to a guess
+  const includeSensitive = ctx.principal?.kind !== 'agent' || ctx.principal.sensitive;
+  const mine = factsAt(d.view.db, { entity: a.subject, at: now, singleValued: k.singleValued, includeSensitive });
   const current = mine.filter((f) => f.predicate === fact.predicate);
   const rel = subjectNote(d, a.subject, current.length > 0 ? current : mine);
   const before = await readNote(d, rel);
