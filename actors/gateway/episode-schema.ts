@@ -6,7 +6,7 @@ import type { Episode } from '../../messages/episodes.js';
 
 export const MAX_EPISODES = 1_000;
 
-export type ItemReason = 'bad_request' | 'invalid_content' | 'too_large';
+export type ItemReason = 'bad_request' | 'invalid_content' | 'too_large' | 'forbidden';
 
 export interface Rejected {
   i: number;

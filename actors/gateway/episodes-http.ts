@@ -3,13 +3,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fail } from '../../messages/common.js';
 import type { AppendResult, CloseResult, ForgetEpisodeResult, PruneResult } from '../../messages/to-memory.js';
-import type { Episode } from '../../messages/episodes.js';
+import { episodeId, type Episode } from '../../messages/episodes.js';
 import { ActorRequestError } from '../../supervisors/runtime/errors.js';
-import { checkEpisodes, sessionIdSchema } from './episode-schema.js';
+import { checkEpisodes, sessionIdSchema, type Checked } from './episode-schema.js';
 import { readJsonBody, sendJson } from './http-body.js';
 import type { IndexView } from './index-view.js';
 import type { GatewayMetrics } from './metrics.js';
 import { httpStatus, type ToolFailReason } from './tools/types.js';
+import { episodeOwners } from './agents/episode-owner.js';
 import type { Principal } from './agents/store.js';
 
 export interface EpisodeBackend {
@@ -64,7 +65,7 @@ export function routeEpisodes(
 ): Promise<number> | null {
   // the credential is the identity (for the owner token: its X-Memvault-Agent header)
   const agent = principal.name;
-  if (pathname === '/v1/episodes' && req.method === 'POST') return append(d, req, res, agent);
+  if (pathname === '/v1/episodes' && req.method === 'POST') return append(d, req, res, principal);
   const close = CLOSE.exec(pathname);
   if (close && req.method === 'POST') {
     return (async () => {
@@ -95,12 +96,36 @@ export function routeEpisodes(
   return null;
 }
 
-async function append(d: EpisodeRouteDeps, req: IncomingMessage, res: ServerResponse, agent: string): Promise<number> {
+/**
+ * Items that would replace or delete another agent's task or chat message (the same id): refused `forbidden` for an
+ * agent below admin, so that no agent rewrites another's episodes nor, by becoming their recorder, may forget them.
+ */
+function othersWork(d: EpisodeRouteDeps, principal: Principal, accepted: Checked['accepted']): Checked {
+  if (principal.kind !== 'agent' || principal.scope === 'admin') return { accepted, rejected: [] };
+  const out: Checked = { accepted: [], rejected: [] };
+  const ownerOf = episodeOwners(d.view.reader);
+  for (const a of accepted) {
+    const owner = ownerOf(a.ep);
+    if (owner === null || owner === principal.name) out.accepted.push(a);
+    else
+      out.rejected.push({
+        i: a.i,
+        reason: 'forbidden',
+        message: `episodes[${a.i}]: ${episodeId(a.ep)} was recorded by another agent; only an admin credential may replace or delete it`,
+      });
+  }
+  return out;
+}
+
+async function append(d: EpisodeRouteDeps, req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<number> {
+  const agent = principal.name;
   const read = await readJsonBody(req, d.maxBodyBytes);
   if (!read.ok) return refuse(res, read.error.reason, read.error.message);
   const checked = checkEpisodes(read.result.body, { maxTextBytes: d.maxTextBytes, now: Date.now() });
   if (!checked.ok) return refuse(res, checked.error.reason, checked.error.message);
-  const { accepted, rejected } = checked.result;
+  const owned = othersWork(d, principal, checked.result.accepted);
+  const accepted = owned.accepted;
+  const rejected = [...checked.result.rejected, ...owned.rejected].sort((x, y) => x.i - y.i);
   const raw = (read.result.body as { episodes: unknown[] }).episodes;
   for (const r of rejected) {
     const t = (raw[r.i] as { type?: unknown } | null)?.type;

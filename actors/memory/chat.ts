@@ -177,6 +177,8 @@ export interface TurnMessage {
   seq: number;
   /** Its line's [start, end) in the turn's text (the chunks' contents joined). */
   span: [number, number];
+  /** Who sent it (a turn's `agent` is its last message's): a session's owner is the one agent of all its messages. */
+  agent?: string;
 }
 
 function turnDoc(session: string, epoch: number, turn: Line[], s: ChatSettings): DraftDoc {
@@ -186,7 +188,14 @@ function turnDoc(session: string, epoch: number, turn: Line[], s: ChatSettings):
   const messages: TurnMessage[] = [];
   for (const l of turn) {
     if (text !== '') text += '\n';
-    messages.push({ id: l.m.id, role: l.m.role, at: l.m.atMs, seq: l.m.seq, span: [text.length, text.length + l.line.length] });
+    messages.push({
+      id: l.m.id,
+      role: l.m.role,
+      at: l.m.atMs,
+      seq: l.m.seq,
+      span: [text.length, text.length + l.line.length],
+      agent: l.m.agent,
+    });
     text += l.line;
   }
   const atMs = Math.max(...turn.map((l) => l.m.atMs));
@@ -229,7 +238,15 @@ export function turnWithout(
     const line = text.slice(m.span[0], m.span[1]);
     const colon = line.indexOf(': ');
     return {
-      m: { seq: m.seq, id: m.id, role: m.role, text: colon >= 0 ? line.slice(colon + 2) : line, atMs: m.at, rt: 0, agent },
+      m: {
+        seq: m.seq,
+        id: m.id,
+        role: m.role,
+        text: colon >= 0 ? line.slice(colon + 2) : line,
+        atMs: m.at,
+        rt: 0,
+        agent: m.agent ?? agent,
+      },
       line,
       tokens: s.tokens.count(line),
       kept: true,

@@ -41,7 +41,7 @@ export function ownsWork(p: Principal | undefined, recordedBy: string | null | u
   return recordedBy === p.name || recordedBy.startsWith(`${p.name} · `);
 }
 
-/** Who recorded an episode, from the index: a task's or correction's agent, or the one agent of a chat session's turns. */
+/** Who recorded an episode, from the index: a task's or correction's agent, or the one agent of a chat session's messages. */
 export function episodeOwner(reader: IndexReader, id: string): string | null {
   const colon = id.indexOf(':');
   const kind = id.slice(0, colon);
@@ -54,11 +54,16 @@ export function episodeOwner(reader: IndexReader, id: string): string | null {
   if (kind !== 'chat') return null;
   const c = rest.indexOf(':');
   const session = c < 0 ? rest : rest.slice(0, c);
+  // every message's sender (a turn's own `agent` is only its last message's; older rows carry no per-message one)
   const agents = new Set(
     reader
       .documentsWithPrefix('chat', `${session}:`)
       .filter((d) => d.metadata['session_id'] === session)
-      .map((d) => String(d.metadata['agent'] ?? '')),
+      .flatMap((d) => {
+        const turn = String(d.metadata['agent'] ?? '');
+        const messages = (d.metadata['messages'] ?? []) as Array<{ agent?: string }>;
+        return messages.length > 0 ? messages.map((m) => m.agent ?? turn) : [turn];
+      }),
   );
   // a session not indexed yet, or one several agents spoke in, has no single owner: only an admin forgets in it
   return agents.size === 1 ? [...agents][0]! || null : null;
