@@ -31,8 +31,11 @@ export function planAddFact(a: AddFactInput): AddFactPlan {
   if (dup) return { kind: 'noop_dup', existing: dup };
   const temporary = a.fact.temporary === true || a.temporary.has(a.fact.predicate);
   const supersedes = !temporary && a.singleValued.has(a.fact.predicate);
-  const old = supersedes ? a.current.filter((c) => !c.temporary && c.path === a.path) : [];
-  const from = a.fact.validFrom ?? (old.length > 0 ? a.today : null);
+  const same = supersedes ? a.current.filter((c) => !c.temporary && c.path === a.path) : [];
+  const from = a.fact.validFrom ?? (same.length > 0 ? a.today : null);
+  // a value that began after the new one's start is not ended by it (its [until::] would fall before its own
+  // [from::]): the new one is the older value, and the single answer at an instant is still the latest start
+  const old = same.filter((c) => c.validFrom === null || from === null || c.validFrom <= from);
   let text = a.text ?? `# ${a.subject}\n`;
   for (const c of old) {
     const line = text.split(/\r?\n/)[c.line - 1] ?? '';
