@@ -26,6 +26,7 @@ export function factProblem(f: NewFact): string | null {
   if (o === '') return 'object is empty';
   if (/[\r\n]/.test(o)) return 'object must be one line';
   if (o.includes('::')) return 'object must not hold "::" (it would read as another field)';
+  if (o.includes('`')) return 'object must not hold a backtick (a code span is never read as a fact, so it would be lost)';
   const link = /^\[\[[^[\]\n]+\]\]$/.test(o);
   if (!link && /[[\]]/.test(o)) return 'object must not hold square brackets unless it is one [[wikilink]]';
   if (f.validFrom != null && f.validUntil != null && f.validUntil <= f.validFrom) return 'valid_until must be after valid_from';
