@@ -204,7 +204,17 @@ async function invalidateFact(d: ToolDeps, w: WriteBackend, ctx: CallContext, a:
     `invalidate fact ${f.id} (${f.subject}: ${f.predicate})`,
   );
   if (!r.ok) return r;
-  return { ok: true, result: { id: f.id, path: f.path, line: f.line, valid_until: factDate(at), ...r.result } };
+  // the edited line is a new row (the old one is invalidated): answer its id, which the next call on this fact needs
+  const id = prepared(
+    d.view.db,
+    `SELECT id FROM knowledge_facts WHERE source_path = ? AND source_line = ? AND invalidated_at IS NULL ORDER BY id DESC LIMIT 1`,
+  )
+    .pluck()
+    .get(f.path, f.line) as number | undefined;
+  return {
+    ok: true,
+    result: { id: id ?? f.id, previous_id: f.id, path: f.path, line: f.line, valid_until: factDate(at), ...r.result },
+  };
 }
 
 async function deleteFact(d: ToolDeps, w: WriteBackend, ctx: CallContext, a: z.infer<typeof deleteArgs>): Promise<ToolOutcome> {
