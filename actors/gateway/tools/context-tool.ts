@@ -70,6 +70,7 @@ function knownFacts(d: ToolDeps, query: string | undefined, now: number): Contex
   return rows.filter((f) => !seen.has(f.id) && seen.add(f.id)).map((f) => ({ text: factText(f), source: `${f.path}:${f.line}` }));
 }
 
+/** The fact log of the last days in the order it was written (day, then line): an update follows what it changes. */
 function datedMemories(d: ToolDeps, now: number): ContextItem[] {
   const days = d.knowledge.autoLoadDays;
   if (days === 0) return [];
@@ -78,7 +79,7 @@ function datedMemories(d: ToolDeps, now: number): ContextItem[] {
     d.view.db,
     `SELECT d.source_id AS id, (SELECT group_concat(c.content, ' ') FROM memory_chunks c WHERE c.document_id = d.id) AS text
      FROM memory_documents d WHERE d.source_type = 'fact' AND d.deleted_at IS NULL AND d.source_id >= ? AND d.user_id = ?
-     ORDER BY d.source_id`,
+     ORDER BY substr(d.source_id, 1, 10), json_extract(d.metadata, '$.line')`,
   ).all(first, d.view.limits.userId ?? 'default') as Array<{ id: string; text: string | null }>;
   return rows.filter((r) => r.text).map((r) => ({ text: `- [${r.id.slice(0, 10)}] ${r.text!.trim()}`, source: r.id }));
 }
