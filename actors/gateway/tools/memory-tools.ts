@@ -142,7 +142,9 @@ async function forget(d: ToolDeps, ctx: CallContext, a: z.infer<typeof forgetArg
   // by query: facts only — a vault note is forgotten by editing it (vault_write, a commit), never in the index alone.
   // By keyword: a vector list always has a nearest fact (min-max scored 1), so a query sharing no word with any fact
   // would put an unrelated one first, and confirm would forget it
-  const hits = await d.search({ query: a.query!, k: 5, mode: 'bm25', filters: { source_type: 'fact' } }, ctx);
+  // not a recall (no caller: kept out of the recall log): the words of what is being forgotten must not stay on disk
+  // there, nor count the fact as recalled for consolidation
+  const hits = await d.search({ query: a.query!, k: 5, mode: 'bm25', filters: { source_type: 'fact' } });
   const candidates: Candidate[] = hits.results.map((h) => ({ fact_id: h.fact_id ?? '', text: h.snippet, score: h.score }));
   if (candidates.length === 0) return toolFail('not_found', `no remembered fact matches "${a.query}"`);
   if (!a.confirm)
