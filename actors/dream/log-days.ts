@@ -2,7 +2,7 @@
 // gate), and a batch's facts with their stable ids (the prompt and coverage). Forgotten facts are left out.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { factInstant, isForgotten, type ParsedFact, parseDayLog, parseTombstones } from '../memory/fact-log.js';
+import { isForgotten, type ParsedFact, parseDayLog, parseTombstones, type Tombstones } from '../memory/fact-log.js';
 import type { MemoryPaths } from '../memory/paths.js';
 import type { DayFacts } from './gate.js';
 
@@ -30,17 +30,17 @@ export class LogDays {
     return path.join(this.vault, ...rel.split('/'));
   }
 
-  async #tombstones(): Promise<ReadonlyMap<string, number>> {
+  async #tombstones(): Promise<Tombstones> {
     return parseTombstones((await text(this.#abs(this.memory.tombstones))) ?? '');
   }
 
   /** The live facts of one day. */
-  async factsOf(date: string, tombstones?: ReadonlyMap<string, number>): Promise<BatchFact[]> {
+  async factsOf(date: string, tombstones?: Tombstones): Promise<BatchFact[]> {
     const t = tombstones ?? (await this.#tombstones());
     const body = await text(this.#abs(this.memory.dayLog(date)));
     if (body === null) return [];
     return parseDayLog(body, date)
-      .filter((f) => !isForgotten(t, f.norm, factInstant(date, f.time)))
+      .filter((f) => !isForgotten(t, f.norm, date, f))
       .map((f) => ({ ...f, date }));
   }
 

@@ -229,7 +229,7 @@ runActor<GitMsg, Sends<'git'>, State>(
         return;
       }
       case 'git.forget':
-        return privilegedWrite(ctx, s, msg.caller, 'forget', 'forget', () => planForget(cfg.vault, memory, msg.lines));
+        return privilegedWrite(ctx, s, msg.caller, 'forget', 'forget', () => planForget(cfg.vault, memory, msg.lines, Date.now()));
       case 'git.dream_journal':
         return privilegedWrite(ctx, s, msg.caller, 'dream_journal', 'write', () => planJournal(cfg.vault, memory, msg.line));
       case 'git.dream_memory_md':

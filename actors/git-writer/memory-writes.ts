@@ -3,7 +3,7 @@
 // per change hold for the fact log too. Built inside the writer's serial section: two appends never read the same text.
 import path from 'node:path';
 import type { FactInput, VaultOp } from '../../messages/vault-ops.js';
-import { appendToDayLog, factId, formatFactLine, localDay, parseFactLine } from '../memory/fact-log.js';
+import { appendToDayLog, factId, formatFactLine, localDay, logPosition, parseFactLine } from '../memory/fact-log.js';
 import type { MemoryPaths } from '../memory/paths.js';
 import { readIfPresent } from '../memory/read-if-present.js';
 
@@ -40,10 +40,21 @@ export async function planRemember(vault: string, paths: MemoryPaths, fact: Fact
   };
 }
 
-/** The tombstones file with `lines` (JSON objects, one per line) appended. */
-export async function planForget(vault: string, paths: MemoryPaths, lines: string[]): Promise<Extract<VaultOp, { op: 'write' }>> {
+/**
+ * The tombstones file with `lines` (JSON objects, one per line) appended, each stamped `through` today's log as it is
+ * now (fact-log.ts, Tombstone): read here, in the serial section, so no remember lands between the count and the append.
+ */
+export async function planForget(
+  vault: string,
+  paths: MemoryPaths,
+  lines: string[],
+  now: number,
+): Promise<Extract<VaultOp, { op: 'write' }>> {
   const bytes = await readIfPresent(path.join(vault, paths.tombstones));
   const text = bytes?.toString('utf8') ?? '';
   const base = text === '' || text.endsWith('\n') ? text : `${text}\n`;
-  return { op: 'write', path: paths.tombstones, content: `${base}${lines.map((l) => `${l}\n`).join('')}` };
+  const { date } = localDay(now);
+  const through = logPosition(date, (await readIfPresent(path.join(vault, paths.dayLog(date))))?.toString('utf8') ?? null);
+  const stamped = lines.map((l) => `${JSON.stringify({ ...(JSON.parse(l) as Record<string, unknown>), through })}\n`);
+  return { op: 'write', path: paths.tombstones, content: `${base}${stamped.join('')}` };
 }

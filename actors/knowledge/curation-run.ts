@@ -63,11 +63,7 @@ export async function recentMaterial(vault: string, memory: MemoryPaths, days: s
     const rel = memory.dayLog(date);
     const bytes = await readIfPresent(path.join(vault, ...rel.split('/')));
     if (!bytes) continue;
-    const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-    const facts = parseDayLog(bytes.toString('utf8'), date).filter((f) => {
-      const [hh, mm] = (f.time ?? '00:00').split(':').map(Number) as [number, number];
-      return !isForgotten(tombs, f.norm, new Date(y, m - 1, d, hh, mm).getTime());
-    });
+    const facts = parseDayLog(bytes.toString('utf8'), date).filter((f) => !isForgotten(tombs, f.norm, date, f));
     if (facts.length === 0) continue;
     const text = facts
       .map((f) => `- ${f.time ?? ''} ${f.category ? `[${f.category}] ` : ''}${f.content}`.replace(/- {2}/, '- '))

@@ -144,26 +144,64 @@ export function factInstant(date: string, time: string | null): number {
   return new Date(y, m - 1, d, hh, mm).getTime();
 }
 
-/** A tombstone as `Memory/tombstones.jsonl` holds it: the normalised fact and when it was forgotten. */
+/**
+ * A tombstone as `Memory/tombstones.jsonl` holds it: the normalised fact, when it was forgotten, and `through`, the
+ * log position it reached (`YYYY-MM-DD:N`: the day log of that moment and its line count then). Every copy of the
+ * fact up to that position is forgotten; one remembered after it is a new memory. Tombstones written before
+ * `through` existed compare the instant with the fact's header minute read in local time — which moved with the
+ * time zone (a daemon started with another TZ brought forgotten facts back) and could not tell a fact remembered
+ * again in the minute it was forgotten from the one forgotten.
+ */
 export interface Tombstone {
   fact: string;
   fact_id?: string;
   at: string;
   agent?: string;
   reason?: string;
+  through?: string;
 }
 
-/** Normalised fact → the latest instant it was forgotten at (malformed lines are skipped). */
-export function parseTombstones(text: string): Map<string, number> {
-  const out = new Map<string, number>();
+/**
+ * When a fact's text was forgotten: the furthest log position a tombstone recorded, and the latest instant of those
+ * that recorded none (written before `through` existed).
+ */
+export interface Forgotten {
+  through: LogPosition | null;
+  legacyAt: number | null;
+}
+export interface LogPosition {
+  day: string;
+  line: number;
+}
+export type Tombstones = ReadonlyMap<string, Forgotten>;
+
+const THROUGH = /^(\d{4}-\d{2}-\d{2}):(\d+)$/;
+const after = (a: LogPosition, b: LogPosition): boolean => a.day > b.day || (a.day === b.day && a.line > b.line);
+
+/** The log position a tombstone records: today's day log (local date) and how many lines it has now. */
+export function logPosition(day: string, dayLogText: string | null): string {
+  const t = dayLogText ?? '';
+  const lines = t === '' ? 0 : t.split('\n').length - (t.endsWith('\n') ? 1 : 0);
+  return `${day}:${lines}`;
+}
+
+/** Normalised fact → when it was forgotten (malformed lines are skipped). */
+export function parseTombstones(text: string): Map<string, Forgotten> {
+  const out = new Map<string, Forgotten>();
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     try {
       const t = JSON.parse(line) as Tombstone;
       const at = Date.parse(t.at);
       if (typeof t.fact !== 'string' || !Number.isFinite(at)) continue;
+      const m = typeof t.through === 'string' ? THROUGH.exec(t.through) : null;
       const norm = normaliseFact(t.fact);
-      out.set(norm, Math.max(out.get(norm) ?? 0, at));
+      const was = out.get(norm) ?? { through: null, legacyAt: null };
+      if (m) {
+        const through = { day: m[1]!, line: Number(m[2]) };
+        if (was.through === null || after(through, was.through)) was.through = through;
+      } else was.legacyAt = Math.max(was.legacyAt ?? at, at);
+      out.set(norm, was);
     } catch {
       // a person's stray line: not a tombstone
     }
@@ -171,8 +209,11 @@ export function parseTombstones(text: string): Map<string, number> {
   return out;
 }
 
-/** Whether a fact logged at `at` (its header's minute) is forgotten: a tombstone of its text at or after it. */
-export function isForgotten(tombstones: ReadonlyMap<string, number>, norm: string, at: number): boolean {
+/** Whether the fact at `line` of `day`'s log (under a header of `time`) is forgotten: a tombstone of its text reached it. */
+export function isForgotten(tombstones: Tombstones, norm: string, day: string, fact: { line: number; time: string | null }): boolean {
   const t = tombstones.get(norm);
-  return t !== undefined && at <= t;
+  if (t === undefined) return false;
+  if (t.through !== null && !after({ day, line: fact.line }, t.through)) return true;
+  // a tombstone from before `through`: its instant against the header's minute, read in local time
+  return t.legacyAt !== null && factInstant(day, fact.time) <= t.legacyAt;
 }

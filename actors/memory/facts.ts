@@ -7,7 +7,7 @@ import { FACT_LOG_KEY_PREFIX } from '../../messages/episodes.js';
 import type { TokenCounter } from '../../messages/embedding.js';
 import { sha256Hex } from '../../messages/hash.js';
 import type { IndexReader } from '../store-writer/index-reader.js';
-import { factInstant, isForgotten, lastHeaderLine, parseDayLog, parseTombstones, type ParsedFact } from './fact-log.js';
+import { factInstant, isForgotten, lastHeaderLine, parseDayLog, parseTombstones, type ParsedFact, type Tombstones } from './fact-log.js';
 import type { MemoryPaths } from './paths.js';
 import { chunksOf } from './split.js';
 import type { DraftDoc, Work } from './work.js';
@@ -63,13 +63,13 @@ export class FactLogs {
   readonly #d: FactLogDeps;
   /** What the index last saw of each day log (also in its `meta`, so a restart knows). */
   #known = new Map<string, FileStat>();
-  #tombstones = new Map<string, number>();
+  #tombstones: Tombstones = new Map();
 
   constructor(deps: FactLogDeps) {
     this.#d = deps;
   }
 
-  get tombstones(): ReadonlyMap<string, number> {
+  get tombstones(): Tombstones {
     return this.#tombstones;
   }
 
@@ -127,7 +127,7 @@ export class FactLogs {
     const want = new Map<string, DraftDoc>();
     if (bytes)
       for (const f of parseDayLog(bytes.toString('utf8'), date)) {
-        if (want.has(f.factId) || isForgotten(this.#tombstones, f.norm, factInstant(date, f.time))) continue;
+        if (want.has(f.factId) || isForgotten(this.#tombstones, f.norm, date, f)) continue;
         want.set(f.factId, factDoc(rel, date, f, this.#d));
       }
     const have = new Map(
@@ -171,7 +171,7 @@ export class FactLogs {
     const shift = header ? before - 1 : before;
     for (const f of parseDayLog(header ? `${header}\n${tail}` : tail, date)) {
       const fact = { ...f, line: f.line + shift };
-      if (isForgotten(this.#tombstones, fact.norm, factInstant(date, fact.time))) continue;
+      if (isForgotten(this.#tombstones, fact.norm, date, fact)) continue;
       // the same fact twice in a day is one document: its first line stands
       if (this.#d.reader().document('fact', fact.factId) !== null) continue;
       this.#d.work({ op: 'upsert', doc: factDoc(rel, date, fact, this.#d), fresh: false });

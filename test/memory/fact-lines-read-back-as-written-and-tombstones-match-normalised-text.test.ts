@@ -11,6 +11,7 @@ import {
   normaliseFact,
   parseDayLog,
   parseFactLine,
+  logPosition,
   parseTombstones,
 } from '../../actors/memory/fact-log.js';
 import { sha256Hex } from '../../messages/hash.js';
@@ -53,19 +54,29 @@ t.test('appends go under one header per minute and author, with their line numbe
   t.equal(person.text, '# 2026-05-01\n\n## 09:15 — agent-1\n- first\n- more\n', 'a log a person left without a final newline');
 });
 
-t.test('a tombstone hides the facts of its text logged at or before it, and no later one', async (t) => {
-  const at = Date.parse('2026-05-01T12:00:00Z');
+t.test('a tombstone hides the copies of its text up to the log position it records, and no later one', async (t) => {
+  const at = new Date(2026, 4, 1, 12, 0).getTime(); // local, as header times are read
   const stones = parseTombstones(
     [
-      JSON.stringify({ fact: 'Alice lives in Berlin.', fact_id: '2026-05-01#x', at: new Date(at).toISOString(), agent: 'a' }),
+      JSON.stringify({ fact: 'Alice lives in Berlin.', fact_id: '2026-05-01#x', at: new Date(at).toISOString(), through: '2026-05-01:7' }),
       'a stray line a person typed',
       JSON.stringify({ fact: 'no time' }),
+      JSON.stringify({ fact: 'Bob likes tea', at: new Date(at).toISOString() }),
+      JSON.stringify({ fact: 'alice lives in berlin', at: new Date(at).toISOString(), through: '2026-04-30:99' }),
     ].join('\n'),
   );
-  t.same([...stones.keys()], ['alice lives in berlin']);
-  t.ok(isForgotten(stones, normaliseFact('ALICE lives in berlin'), at - 60_000));
-  t.ok(isForgotten(stones, 'alice lives in berlin', at), 'at the same instant');
-  t.notOk(isForgotten(stones, 'alice lives in berlin', at + 60_000), 'remembered again afterwards, it stays');
-  t.notOk(isForgotten(stones, 'alice moved to lisbon', at - 60_000));
+  t.same([...stones.keys()], ['alice lives in berlin', 'bob likes tea']);
+  const alice = normaliseFact('ALICE lives in berlin');
+  t.ok(isForgotten(stones, alice, '2026-05-01', { line: 7, time: '23:59' }), 'up to its line, whatever the header says');
+  t.ok(isForgotten(stones, alice, '2026-04-02', { line: 500, time: '09:00' }), 'an earlier day');
+  t.notOk(isForgotten(stones, alice, '2026-05-01', { line: 8, time: '00:00' }), 'remembered again after it: a new memory');
+  t.notOk(isForgotten(stones, alice, '2026-05-02', { line: 1, time: null }), 'a later day');
+  t.notOk(isForgotten(stones, 'alice moved to lisbon', '2026-04-01', { line: 1, time: null }));
+  // a tombstone written before `through` existed: its instant against the header's minute (local)
+  t.ok(isForgotten(stones, 'bob likes tea', '2026-05-01', { line: 90, time: '12:00' }), 'at the same minute');
+  t.notOk(isForgotten(stones, 'bob likes tea', '2026-05-01', { line: 1, time: '12:01' }), 'after it');
   t.equal(factInstant('2026-05-01', '09:15'), new Date(2026, 4, 1, 9, 15).getTime(), 'a header time is local');
+  t.equal(logPosition('2026-05-01', null), '2026-05-01:0');
+  t.equal(logPosition('2026-05-01', '# 2026-05-01\n\n## 09:15 — a\n- x\n'), '2026-05-01:4');
+  t.equal(logPosition('2026-05-01', '# 2026-05-01\n\n## 09:15 — a\n- x'), '2026-05-01:4', 'no final newline');
 });
