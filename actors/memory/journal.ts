@@ -142,8 +142,12 @@ export class Journal {
   }
 
   async #file(day: string): Promise<FileHandle> {
-    if (this.#fh && this.#fhDay === day) return this.#fh;
+    // a file deleted under us (the data dir or the journal removed while the daemon runs) is linked nowhere: appends
+    // to it were answered as durable and gone at the next start. One fstat per group commit finds that out.
+    if (this.#fh && this.#fhDay === day && (await this.#fh.stat()).nlink > 0) return this.#fh;
     await this.#fh?.close();
+    this.#fh = null;
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = path.join(this.dir, `${day}.jsonl`);
     const existed = statSync(file, { throwIfNoEntry: false });
     this.#fh = await open(file, 'a', 0o600);
