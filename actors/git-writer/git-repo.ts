@@ -1,7 +1,7 @@
 // The vault's git repository as memvault uses it: one commit per agent mutation, undo by `git revert` (history only
 // grows), people's own edits committed as theirs.
 import { LOCK_BUSY, retryWhileLocked } from './lock-retry.js';
-import { lstatSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../messages/common.js';
@@ -178,6 +178,22 @@ export class GitRepo {
       if (e.from !== undefined) out.add(e.from);
     }
     return [...out];
+  }
+
+  /**
+   * Why an agent's commit made now would belong to no branch, or null: HEAD detached (a person checked out a commit,
+   * or a rebase is under way). Such a commit was acknowledged and then left the vault when the person checked out
+   * their branch again (reachable only through the reflog). One small file read per write.
+   */
+  headProblem(): string | null {
+    let head: string;
+    try {
+      head = readFileSync(path.join(this.#where.gitDir, 'HEAD'), 'utf8');
+    } catch {
+      return null; // git says what is wrong when it runs
+    }
+    if (head.startsWith('ref: ')) return null;
+    return "the vault's git HEAD is detached (a commit is checked out, or a rebase is under way): a commit made now would belong to no branch and leave the vault at the next checkout; check out a branch (git switch main) or finish the rebase, then write again — nothing was changed";
   }
 
   /** The newest `limit` commits on HEAD, trailers parsed. */

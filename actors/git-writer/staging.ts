@@ -124,6 +124,8 @@ export function makeStaging(d: StagingDeps) {
 
   /** Applies `plan`'s op (or ops, committed together as one commit: the curation run's USER.md and audit line). */
   async function stage(s: Ready, plan: () => Promise<VaultOp | VaultOp[]>, caller: Caller, as?: As): Promise<Staged> {
+    const detached = s.repo.headProblem();
+    if (detached !== null) return { kind: 'done', result: fail('unavailable', detached) };
     const planned = await plan();
     const ops = Array.isArray(planned) ? planned : [planned];
     const op = ops[0];
