@@ -42,6 +42,41 @@ export function writeDaemonInfo(cfg: VaultDirs, info: Pick<DaemonInfo, 'pid' | '
   renameSync(`${file}.tmp`, file);
 }
 
+/**
+ * The start-up claim on a data dir, `daemon.starting` made exclusively with this pid, held from the check for a
+ * running daemon until daemon.json names the new one: two starts at once both found no daemon.json and both served.
+ * A claim whose process is gone (killed while starting) is taken over; one held by a live process is `heldBy`.
+ */
+export function claimStart(dataDir: string): { release(): void } | { heldBy: number } {
+  const file = path.join(dataDir, 'daemon.starting');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      return {
+        release: () => {
+          if (readPid(file) === process.pid) rmSync(file, { force: true });
+        },
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const pid = readPid(file);
+    if (pid !== null && pid !== process.pid && pidAlive(pid)) return { heldBy: pid };
+    // its process is gone; an empty file is one being written (retried), or left by a start killed at that instant
+    if (pid !== null || attempt >= 2) rmSync(file, { force: true });
+  }
+  throw new CommandFailure(`cannot claim ${file}: another start keeps making it; try again`);
+}
+
+function readPid(file: string): number | null {
+  try {
+    const pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
 export function removeDaemonInfo(dataDir: string, pid: number): void {
   const info = readDaemonInfo(dataDir);
   if (info?.pid === pid) rmSync(daemonInfoFile(dataDir), { force: true });

@@ -1,28 +1,54 @@
 // `memvault start`: runs the supervisor in the foreground until SIGTERM/SIGINT, then shuts down cleanly.
 import path from 'node:path';
-import { makeLogger } from '../../supervisors/runtime/log.js';
-import { splitListen } from '../../config/load.js';
+import { makeLogger, type EventLogger } from '../../supervisors/runtime/log.js';
+import { splitListen, type Config } from '../../config/load.js';
 import { mkdirSync } from 'node:fs';
 import { Daemon } from '../../main/daemon.js';
 import { ensureToken } from '../../main/data-dir.js';
 import { DaemonStartFailure } from '../../main/start-failure.js';
 import { CommandFailure, configFor, EXIT, requireVault, type Args } from '../args.js';
-import { findDaemon, removeDaemonInfo, writeDaemonInfo } from '../client.js';
+import { claimStart, findDaemon, removeDaemonInfo, writeDaemonInfo } from '../client.js';
 import { loginLink } from '../../actors/gateway/page/session.js';
 
 export async function start(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: true });
+  requireVault(cfg);
+  // two starts at once both found no daemon.json (it is written once the daemon is up, ~2 s later) and both served:
+  // the start-up claim makes the check and the start one step per data dir
+  mkdirSync(cfg.data_dir, { recursive: true, mode: 0o700 });
+  const claim = claimStart(cfg.data_dir);
+  if ('heldBy' in claim) {
+    process.stderr.write(`memvault: a daemon is starting on ${cfg.vault} (pid ${claim.heldBy})\n`);
+    return EXIT.failure;
+  }
+  let up: Launched | number;
+  try {
+    up = await launch(cfg);
+  } finally {
+    claim.release();
+  }
+  if (typeof up === 'number') return up;
+  const bin = path.relative(process.cwd(), process.argv[1] ?? 'memvault') || 'memvault';
+  return serve(cfg, up, bin);
+}
+
+interface Launched {
+  daemon: Daemon;
+  log: EventLogger;
+  url: string;
+}
+
+/** The daemon started and named in daemon.json, or the exit code of a start refused (one already serves, a weak token). */
+async function launch(cfg: Config): Promise<Launched | number> {
   const { host } = splitListen(cfg.listen);
   const running = await findDaemon(cfg);
   if (running) {
     process.stderr.write(`memvault: a daemon already serves ${cfg.vault} at ${running.url}\n`);
     return EXIT.failure;
   }
-  requireVault(cfg);
   const loopback = host === 'localhost' || host === '::1' || /^127\./.test(host);
   if (!loopback) {
     // off the loopback interface every /v1 and /mcp call must carry the token: refuse to start without a strong one
-    mkdirSync(cfg.data_dir, { recursive: true, mode: 0o700 });
     const token = ensureToken(cfg.data_dir);
     if (token.length < 32) {
       process.stderr.write(
@@ -49,10 +75,13 @@ export async function start(a: Args): Promise<number> {
   }
   const port = daemon.board.get('gatewayPort');
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  const bin = path.relative(process.cwd(), process.argv[1] ?? 'memvault') || 'memvault';
   const url = `http://${shownHost}:${port}`;
   writeDaemonInfo(cfg, { pid: process.pid, url, started_at: new Date().toISOString() });
   log.event('daemon_started', { url, pid: process.pid });
+  return { daemon, log, url };
+}
+
+async function serve(cfg: Config, { daemon, log, url }: Launched, bin: string): Promise<number> {
   process.stderr.write(
     [
       '',
