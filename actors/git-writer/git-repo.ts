@@ -1,7 +1,7 @@
 // The vault's git repository as memvault uses it: one commit per agent mutation, undo by `git revert` (history only
 // grows), people's own edits committed as theirs.
 import { LOCK_BUSY, retryWhileLocked } from './lock-retry.js';
-import { lstatSync, readFileSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readFileSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../messages/common.js';
@@ -237,6 +237,16 @@ export class GitRepo {
     const run = (): Promise<GitOutput | GitFailure> =>
       git(this.root, args, { ...opts, env: { ...this.#env, GIT_LITERAL_PATHSPECS: '1', ...opts.env } });
     return retryWhileLocked(run, (r) => !r.ok && LOCK_BUSY.test(r.stderr));
+  }
+
+  /** Whether git can read the file at `p` to stage it, or it is gone (its deletion is staged without reading). */
+  #readableOrGone(p: string): boolean {
+    try {
+      accessSync(path.join(this.root, p), constants.R_OK);
+      return true;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'ENOENT';
+    }
   }
 
   // synchronous: asked after every commit, and one lstat costs less than a thread-pool hop
@@ -502,7 +512,13 @@ export class GitRepo {
       return want === undefined ? sides.some(isMarkdown) : sides.some((p) => want.has(p.normalize('NFC')));
     });
     const merging = chosen.filter(isUnmerged);
-    const ready = chosen.filter((e) => !isUnmerged(e));
+    // A note its owner may not read (chmod 000) made `git add` refuse the whole batch, retried for good: every other
+    // edit in it stayed out of git. It is left out, with a warning; making it readable again is an OS event, and the
+    // next start reads git status anyway.
+    const unreadable = chosen.filter((e) => !isUnmerged(e) && !this.#readableOrGone(e.path));
+    if (unreadable.length > 0)
+      this.#onWarning(`${unreadable.map((e) => e.path).join(', ')}: cannot be read (permissions), so not committed; the other edits are`);
+    const ready = chosen.filter((e) => !isUnmerged(e) && !unreadable.includes(e));
     if (ready.length === 0) {
       if (merging.length > 0)
         return fail('git_failed', `${merging.map((e) => e.path).join(', ')}: a merge is unfinished; finish it with git first`);
