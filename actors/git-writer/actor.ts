@@ -348,7 +348,17 @@ runActor<GitMsg, Sends<'git'>, State>(
       }
       case 'git.worktree_rescan': {
         if (s.kind === 'off') return;
-        const dirty = (await s.repo.dirtyPaths()).filter((p) => !ignore(p, false));
+        // the vault may be gone, or back without its repository yet (removed and made again): git status fails then,
+        // and the repository is made again by the next commit (ensureRepo), whose own status covers these edits
+        const listed = await s.repo.dirtyPaths().catch((err: unknown) => {
+          log.warn(
+            { event: 'vault_worktree_rescan', reason: msg.reason, err: String(err) },
+            'git status failed; the next commit looks again',
+          );
+          return null;
+        });
+        if (listed === null) return;
+        const dirty = listed.filter((p) => !ignore(p, false));
         if (dirty.length) log.info({ event: 'vault_worktree_rescan', reason: msg.reason, paths: dirty.length }, 'git status names changes');
         return worktreeChanged(dirty);
       }

@@ -10,7 +10,7 @@ import {
   git,
   indexContents,
   makeRig,
-  restarts,
+  logEvents,
   searchOk,
   settle,
   type DiskClockReport,
@@ -152,8 +152,13 @@ export async function runVaultRemoved(): Promise<DiskClockReport> {
     c.add('vault_replaced.index_matches_after_write', final.length === 0, final.join('; ') || 'index = vault');
 
     const alive = d.child !== null && d.child.exitCode === null;
-    const n = restarts(rig.logFile);
-    c.add('vault_removed.no_crash_no_restarts', alive && n === 0, `process ${alive ? 'alive' : 'gone'}, ${n} actor exits logged`);
+    const exits = logEvents(rig.logFile, 'actor_exited', 'actor_escalated');
+    const why = exits.map((e) => JSON.stringify(e).slice(0, 600)).join('; ');
+    c.add(
+      'vault_removed.no_crash_no_restarts',
+      alive && exits.length === 0,
+      `process ${alive ? 'alive' : 'gone'}, ${exits.length} actor exits logged${why ? `: ${why}` : ''}`,
+    );
   } catch (err) {
     c.add('vault_removed.run', false, `threw: ${(err as Error).stack ?? String(err)}`);
   } finally {
