@@ -149,10 +149,28 @@ export async function main(argv: string[]): Promise<void> {
     } else if ((err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       process.stderr.write(`memvault: ${(err as Error).message}\n`);
       code = EXIT.usage;
+    } else if (oneLine(err) !== null) {
+      process.stderr.write(`memvault: ${oneLine(err)}\n`);
+      code = EXIT.failure;
     } else {
       process.stderr.write(`memvault: ${(err as Error).stack ?? String(err)}\n`);
       code = EXIT.failure;
     }
   }
   process.exitCode = code;
+}
+
+/**
+ * Failures a user can act on, said in one line instead of a stack: a file the command could not read (a token file
+ * that is not there), and a daemon that stopped answering in the middle of a call (killed, or restarting).
+ */
+function oneLine(err: unknown): string | null {
+  const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  if (typeof e?.syscall === 'string' && typeof e.path === 'string') return e.message;
+  if (e instanceof TypeError && e.message === 'fetch failed') {
+    const why = e.cause?.code ?? e.cause?.message ?? 'no answer';
+    return `the daemon stopped answering in the middle of the call (${why}); is it still running? (memvault status)`;
+  }
+  if ((e as Error)?.name === 'TimeoutError') return 'the daemon did not answer in time; is it overloaded or stopped? (memvault status)';
+  return null;
 }
