@@ -1,14 +1,11 @@
 // Two failures a user can act on printed a stack: `memvault mcp --token-file F` with no such file, and a call to a
 // daemon that stopped answering in the middle (killed, restarting) — `TypeError: fetch failed` and its frames. Each
 // is one line now, exit 1.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import t from 'tap';
-import { removeDaemonInfo, writeDaemonInfo } from '../../bin/client.js';
 import { makeVault, testConfig } from '../helpers/daemon.js';
 import { memvault } from '../helpers/run-cli.js';
+import { standInDaemon } from '../helpers/stand-in-daemon.js';
 
 t.test('a token file that is not there', async (t) => {
   const v = makeVault({ 'Inbox/a.md': '# A\n' });
@@ -25,17 +22,7 @@ t.test('a daemon that drops the connection in the middle of a search', async (t)
   const v = makeVault({ 'Inbox/a.md': '# A\n' });
   t.teardown(() => v.cleanup());
   const cfg = testConfig(v.dir);
-  mkdirSync(cfg.data_dir, { recursive: true });
-  writeFileSync(path.join(cfg.data_dir, 'token'), 'test-token\n', { mode: 0o600 });
-  const server = createServer((req, res) => {
-    if (req.url === '/healthz') return void res.end(JSON.stringify({ ok: true }));
-    req.socket.destroy(); // gone mid-call
-  });
-  server.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  t.teardown(() => server.close());
-  writeDaemonInfo(cfg, { pid: process.pid, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, started_at: '' });
-  t.teardown(() => removeDaemonInfo(cfg.data_dir, process.pid));
+  await standInDaemon(t, cfg, (req) => req.socket.destroy()); // gone mid-call
   const r = await memvault(['search', 'hello', '--vault', v.dir], { MEMVAULT_DATA_DIR: cfg.data_dir });
   t.equal(r.code, 1);
   t.match(
