@@ -238,11 +238,11 @@ export function makeStaging(d: StagingDeps) {
       if (/No space left on device|Disk quota exceeded/i.test(c.message))
         return fail(
           'disk_full',
-          `the note was written but git could not commit it: the disk is full (${c.message}); it is on disk — free some space, then retry the write to record it`,
+          `the note was written but git could not commit it: the disk is full (${c.message}); it is on disk, and memvault commits it as this agent's once space is freed — do not send it again`,
         );
       return fail(
         'unavailable',
-        `the note was written but git could not commit it (${c.message}); it is on disk — retry the write to record it`,
+        `the note was written but git could not commit it (${c.message}); it is on disk, and memvault commits it as this agent's once git works again (a stale .git/index.lock left by a killed git: remove it if no git runs) — do not send it again`,
       );
     }
     if (c.ok) {

@@ -20,6 +20,11 @@ t.test('an owed remember is committed as a remember and vault_undo_last passes o
   writeFileSync(lock, '');
   const r = await d.tool('memory_remember', { content: 'The kiln key hangs by the back door' }, 'agent-7');
   t.equal(r.body.error?.reason, 'unavailable', JSON.stringify(r.body));
+  t.match(
+    r.body.error?.message,
+    /it is on disk, and memvault commits it as this agent's once git works again .* do not send it again/,
+    'no retry asked: a remember sent again would append twice',
+  );
   rmSync(lock);
   const log = (): string => git(v.dir, 'log', '-1', '--format=%(trailers:key=Memvault-Op,valueonly)', 'HEAD', '--', 'Memory/Log');
   for (let i = 0; i < 200 && log().trim() === ''; i++) await new Promise((res) => setTimeout(res, 100));
