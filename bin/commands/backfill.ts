@@ -37,6 +37,11 @@ function httpSink(d: { url: string; token: string }): Sink {
         const r = await callDaemon<{ accepted: number; rejected?: unknown[] }>(d, 'POST', '/v1/episodes', { episodes });
         return { accepted: r.accepted, rejected: r.rejected?.length ?? 0, error: null };
       } catch (err) {
+        // the daemon gone or not answering: nothing more can be sent, and what was not sent was not refused
+        if ((err as { code?: unknown }).code === undefined)
+          throw new CommandFailure(
+            `the daemon stopped answering (${(err as Error).message}); this batch and the rest were not sent — start it again and run the backfill again (it is idempotent: what arrived is not doubled)`,
+          );
         // every item refused (400) or the daemon unable to take them: the batch counts as rejected
         return { accepted: 0, rejected: episodes.length, error: (err as Error).message };
       }
