@@ -18,7 +18,7 @@ import { httpStatus } from './tools/types.js';
 import { routePage, type PageDeps } from './page/routes.js';
 import type { DavDeps } from './webdav/dav.js';
 import { DAV_PREFIX } from './webdav/dav-paths.js';
-import { admit, type Gate } from './agents/http-gate.js';
+import { admit, spendRate, type Gate } from './agents/http-gate.js';
 import type { Principal } from './agents/principal.js';
 import { routeAudit } from './agents/route-audit.js';
 
@@ -114,7 +114,18 @@ export function createHttpServer(d: HttpDeps): Server {
       const principal = a.principal;
       callers.set(req, principal);
       // POST /v1/context is the memory_context tool (context-tool.ts) at a route of its own: checked as that tool
-      const tool = d.tools ? routeTools(d.tools, req, res, p === '/v1/context' ? '/v1/tools/memory_context' : p, principal) : null;
+      // an MCP message that calls a tool spends the agent's rate there (http-gate.ts): refused like at the door
+      const spendCall = (): boolean => {
+        const r = spendRate(gate, principal);
+        if (!r) return true;
+        refusedAtDoor.add(req);
+        for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
+        send(res, r.status, { error: { reason: r.reason, message: r.message } });
+        return false;
+      };
+      const tool = d.tools
+        ? routeTools(d.tools, req, res, p === '/v1/context' ? '/v1/tools/memory_context' : p, principal, spendCall)
+        : null;
       if (tool) return tool;
       const job = routeJobs(d.jobs, req, res, p);
       if (job) return job;
@@ -161,7 +172,7 @@ export function createHttpServer(d: HttpDeps): Server {
     route(req, res).then(
       (status) => {
         d.metrics.requests.inc({ transport: 'http', route: routeLabel(req.url), status: String(status) });
-        routeAudit(gate.audit, req.url, callers.get(req), status, null, performance.now() - started, false);
+        routeAudit(gate.audit, req.url, callers.get(req), status, null, performance.now() - started, refusedAtDoor.has(req));
       },
       (err: unknown) => {
         const f =

@@ -61,17 +61,23 @@ export async function admit(g: Gate, req: IncomingMessage, pathname: string): Pr
     const d = authorize(principal, { kind: 'route', route });
     if (!d.ok) return { ok: false, status: 403, reason: 'forbidden', message: d.message, headers: {}, principal };
   }
-  if (g.limiter && principal.rate !== null) {
-    const t = g.limiter.take(principal.name, principal.rate);
-    if (!t.ok)
-      return {
-        ok: false,
-        status: 429,
-        reason: 'rate_limited',
-        message: `${principal.name} is over its rate of ${principal.rate}; retry in ${t.retryAfterS} s`,
-        headers: { 'retry-after': String(t.retryAfterS) },
-        principal,
-      };
-  }
-  return { ok: true, principal };
+  // /mcp spends the rate per tool call (mcp-http.ts), not per HTTP request: an MCP client's handshake is three
+  // requests (initialize, its notification, a GET), and an agent of `--rate 3/s` got a 429 on its first call
+  const refused = route === 'mcp' ? null : spendRate(g, principal);
+  return refused ?? { ok: true, principal };
+}
+
+/** Spends one call of `principal`'s rate: null when there was one, else the 429 to answer. */
+export function spendRate(g: Gate, principal: Principal): Extract<Admission, { ok: false }> | null {
+  if (!g.limiter || principal.rate === null) return null;
+  const t = g.limiter.take(principal.name, principal.rate);
+  if (t.ok) return null;
+  return {
+    ok: false,
+    status: 429,
+    reason: 'rate_limited',
+    message: `${principal.name} is over its rate of ${principal.rate}; retry in ${t.retryAfterS} s`,
+    headers: { 'retry-after': String(t.retryAfterS) },
+    principal,
+  };
 }

@@ -77,9 +77,11 @@ export function routeTools(
   res: ServerResponse,
   pathname: string,
   principal: Principal,
+  /** Spends the caller's rate for an MCP message that calls a tool; false: refused, and answered 429. */
+  spendCall?: () => boolean,
 ): Promise<number> | null {
   // the MCP SDK (~0.2–0.5 s to load) is imported on the first /mcp request or by ToolGateway.warm(), not at start
-  if (pathname === '/mcp') return import('./mcp-http.js').then((m) => m.handleMcpRequest(tools, req, res, undefined, principal));
+  if (pathname === '/mcp') return import('./mcp-http.js').then((m) => m.handleMcpRequest(tools, req, res, undefined, principal, spendCall));
   if (pathname === '/v1/tools' || pathname.startsWith('/v1/tools/')) return handleToolHttp(tools, req, res, pathname, principal);
   return null;
 }

@@ -51,6 +51,12 @@ function badToolArguments(body: unknown): string | null {
   return `params.arguments must be an object of the tool's arguments, got ${a === null ? 'null' : Array.isArray(a) ? 'an array' : typeof a}`;
 }
 
+/** Whether a JSON-RPC message (or a batch) calls a tool: what an agent's rate is spent on. */
+function callsATool(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => m !== null && typeof m === 'object' && (m as { method?: unknown }).method === 'tools/call');
+}
+
 /**
  * Serves one request to /mcp (the caller has checked the bearer token). `parsedBody`: the JSON body if the caller
  * already read it. Resolves with the HTTP status sent.
@@ -61,6 +67,8 @@ export async function handleMcpRequest(
   res: ServerResponse,
   parsedBody?: unknown,
   principal?: Principal,
+  /** Spends the caller's rate for a message that calls a tool; false: refused, and already answered (429). */
+  spendCall?: () => boolean,
 ): Promise<number> {
   const ctx = mcpCallContext(req, principal);
   const status = await serve();
@@ -82,6 +90,7 @@ export async function handleMcpRequest(
           : rpcError(res, 400, -32700, `parse error: ${read.error.message}`);
       body = read.result.body;
     }
+    if (spendCall && callsATool(body) && !spendCall()) return 429;
     const bad = badToolArguments(body);
     if (bad !== null) return rpcError(res, 200, -32602, bad, {}, (body as { id?: unknown }).id);
     const server = buildMcpServer(tools, ctx);
