@@ -8,10 +8,9 @@ import { fail, type Failure, type Result } from '../../messages/common.js';
 import { fastCommitVia } from './spawner.js';
 import { cleanGitEnv, git, gitVersion, type GitEnv, type GitFailure, type GitOutput, type GitRunOptions } from './git-cli.js';
 import { identityEnv, prepareRepository, STATE_DIR } from './git-init.js';
-import { LOG_FORMAT, parseLog, renderMessage, UNDOABLE_OPS, type CommitMessage, type Identity, type LogEntry } from './git-message.js';
+import { LOG_FORMAT, parseLog, renderMessage, type CommitMessage, type Identity, type LogEntry } from './git-message.js';
 import { isUnmerged, parseStatusZ, type StatusEntry } from './git-status.js';
-import { withoutAppended } from './append-undo.js';
-import { atomicWriteFile } from './vault/atomic.js';
+import { undoLast, type UndoPorts, type UndoResult } from './undo-last.js';
 
 export type { CommitMessage, CommitOp, Identity, LogEntry } from './git-message.js';
 export { STATE_DIR } from './git-init.js';
@@ -35,7 +34,7 @@ export interface GitRepoOptions {
 
 export type OpenFailure = Failure<'git_missing' | 'git_too_old' | 'git_failed' | 'inside_repo'>;
 export type CommitResult = Result<{ sha: string }, 'git_failed' | 'nothing_to_commit' | 'ignored'>;
-export type UndoResult = Result<{ sha: string; reverted: string; paths: string[] }, 'nothing_to_undo' | 'conflict' | 'git_failed'>;
+export type { UndoResult } from './undo-last.js';
 export type HumanCommitResult = Result<{ sha: string; paths: string[] }, 'nothing_to_commit' | 'git_failed'>;
 
 // Settings for the commands that write. Commits must not spawn `git maintenance` (one more process each; we run it
@@ -95,6 +94,9 @@ export class GitRepo {
   #pumping = false;
   #commitsSinceMaintenance = 0;
   readonly #where: RepoPaths;
+  /** `-c` settings of every command that writes, core.abbrev at the full length (commit summaries name whole ids). */
+  readonly #writeConfig: string[];
+  readonly #undoPorts: UndoPorts;
 
   private constructor(root: string, opts: GitRepoOptions, hexLen: number, tracked: Set<string>, where: RepoPaths) {
     this.root = root;
@@ -108,6 +110,19 @@ export class GitRepo {
     this.#appendOnly = opts.appendOnly ?? (() => false);
     this.#tracked = tracked;
     this.#where = where;
+    this.#writeConfig = [...WRITE_CONFIG, '-c', `core.abbrev=${hexLen}`];
+    this.#undoPorts = {
+      root,
+      author: opts.author,
+      undoScan: this.#undoScan,
+      writeConfig: this.#writeConfig,
+      appendOnly: this.#appendOnly,
+      git: (args, o) => this.#git(args, o),
+      log: (limit) => this.#log(limit),
+      shaFrom: (out) => this.#shaFrom(out),
+      noteCommitted: (paths) => this.#noteCommitted(paths),
+      commitArgs: (pathspec) => this.#commitArgs(pathspec),
+    };
   }
 
   /**
@@ -156,7 +171,7 @@ export class GitRepo {
    * revert is aborted and the work tree is left as it was.
    */
   undoLast(opts: { agent?: string; byAgent: string; reason?: string }): Promise<UndoResult> {
-    return this.#serial(() => this.#undoLast(opts));
+    return this.#serial(() => undoLast(this.#undoPorts, opts));
   }
 
   /**
@@ -290,7 +305,7 @@ export class GitRepo {
   }
 
   #commitArgs(pathspec: string[] | null): string[] {
-    const base = [...WRITE_CONFIG, '-c', `core.abbrev=${this.#hexLen}`, 'commit', '--no-verify', '--cleanup=whitespace', '-F', '-'];
+    const base = [...this.#writeConfig, 'commit', '--no-verify', '--cleanup=whitespace', '-F', '-'];
     return pathspec === null ? base : [...base, '--only', '--', ...pathspec];
   }
 
@@ -379,117 +394,6 @@ export class GitRepo {
     const r = await this.#git(['-c', 'log.showSignature=false', 'log', '-z', `-n${limit}`, `--format=${LOG_FORMAT}`, 'HEAD']);
     if (!r.ok) return fail('git_failed', r.message);
     return { ok: true, entries: parseLog(r.stdout) };
-  }
-
-  async #undoLast(opts: { agent?: string; byAgent: string; reason?: string }): Promise<UndoResult> {
-    const lg = await this.#log(this.#undoScan);
-    if (!lg.ok) return lg;
-    // Newest first: a commit reverted by a later one is done with — unless that revert was itself reverted (a redo).
-    const reverted = new Set<string>();
-    let target: LogEntry | undefined;
-    for (const e of lg.entries) {
-      if (e.reverts !== undefined && !reverted.has(e.sha)) reverted.add(e.reverts);
-      if (e.op === undefined || !UNDOABLE_OPS.includes(e.op) || e.parents.length !== 1) continue;
-      if (opts.agent !== undefined && e.agent !== opts.agent) continue;
-      if (reverted.has(e.sha)) continue;
-      target = e;
-      break;
-    }
-    const whose = opts.agent === undefined ? 'any agent' : `agent ${opts.agent}`;
-    if (!target) return fail('nothing_to_undo', `no change by ${whose} is left to undo in the last ${lg.entries.length} commits`);
-
-    const msg: CommitMessage = { op: 'undo', paths: target.paths, agent: opts.byAgent, reverts: target.sha };
-    if (opts.reason !== undefined) msg.reason = opts.reason;
-    // `git revert --no-edit` would write git's own message and need a second process to amend it; instead the
-    // "editor" git runs is a shell builtin that writes our message into the file git hands it.
-    const r = await this.#git(
-      [
-        ...WRITE_CONFIG,
-        '-c',
-        `core.abbrev=${this.#hexLen}`,
-        'revert',
-        '--edit',
-        '--cleanup=whitespace',
-        '--no-rerere-autoupdate',
-        target.sha,
-      ],
-      {
-        env: { ...identityEnv(this.#author), GIT_EDITOR: 'printf "%s" "$MEMVAULT_COMMIT_MSG" >', MEMVAULT_COMMIT_MSG: renderMessage(msg) },
-      },
-    );
-    const what = `${target.sha.slice(0, 12)} (${target.subject})`;
-    if (r.ok) {
-      const sha = await this.#shaFrom(r.stdout);
-      if (typeof sha !== 'string') return sha;
-      await this.#noteCommitted(target.paths);
-      return { ok: true, sha, reverted: target.sha, paths: target.paths };
-    }
-    const out = `${r.stdout}\n${r.stderr}`;
-    if (/nothing to commit/.test(out)) {
-      // The change is already gone (a person put the old text back). Record the undo anyway — empty — so the next
-      // undo moves on to the change before it instead of stopping here forever.
-      msg.note = 'The change was already undone in the work tree; this commit records the undo.';
-      const e = await this.#git([...this.#commitArgs(null), '--allow-empty'], {
-        input: renderMessage(msg),
-        env: identityEnv(this.#author),
-      });
-      if (!e.ok) return fail('git_failed', e.message);
-      const sha = await this.#shaFrom(e.stdout);
-      if (typeof sha !== 'string') return sha;
-      await this.#noteCommitted([]);
-      return { ok: true, sha, reverted: target.sha, paths: target.paths };
-    }
-    if (/would be overwritten|your local changes/i.test(out)) {
-      // git refused before touching anything.
-      return fail(
-        'conflict',
-        `cannot undo ${what}: ${target.paths.join(', ')} has uncommitted changes (or changes are staged); commit them first, then undo`,
-      );
-    }
-    if (/CONFLICT|could not revert/.test(out)) {
-      const conflicted = [...out.matchAll(/^CONFLICT \([^)]*\): Merge conflict in (.+)$/gm)].map((m) => m[1]!);
-      const abort = await this.#git(['revert', '--abort']);
-      if (!abort.ok) {
-        return fail(
-          'git_failed',
-          `undo of ${what} conflicted and \`git revert --abort\` failed; the work tree needs attention: ${abort.message}`,
-        );
-      }
-      if (target.paths.length > 0 && target.paths.every(this.#appendOnly)) {
-        const appended = await this.#undoAppend(target, msg);
-        if (appended) return appended;
-      }
-      const which = conflicted.length > 0 ? conflicted.join(', ') : target.paths.join(', ');
-      return fail(
-        'conflict',
-        `cannot undo ${what}: ${which} changed since; nothing was changed — undo the later changes to it first (newest first), or edit it by hand`,
-      );
-    }
-    return fail('git_failed', r.message);
-  }
-
-  /** The undo of an append that later appends made `git revert` conflict on: its lines taken out by text, or null. */
-  async #undoAppend(target: LogEntry, msg: CommitMessage): Promise<UndoResult | null> {
-    const next: Array<[string, string]> = [];
-    for (const p of target.paths) {
-      const [before, after, current] = await Promise.all([
-        this.#git(['show', `${target.sha}^:${p}`]),
-        this.#git(['show', `${target.sha}:${p}`]),
-        this.#git(['show', `HEAD:${p}`]),
-      ]);
-      if (!after.ok || !current.ok) return null;
-      const text = withoutAppended(before.ok ? before.stdout : '', after.stdout, current.stdout);
-      if (text === null) return null;
-      next.push([p, text]);
-    }
-    for (const [p, text] of next) await atomicWriteFile(path.join(this.root, p), text);
-    msg.note = 'Later changes to the file were kept: only the lines this change appended were taken out.';
-    const c = await this.#git(this.#commitArgs(target.paths), { input: renderMessage(msg), env: identityEnv(this.#author) });
-    if (!c.ok) return fail('git_failed', c.message);
-    const sha = await this.#shaFrom(c.stdout);
-    if (typeof sha !== 'string') return sha;
-    await this.#noteCommitted(target.paths);
-    return { ok: true, sha, reverted: target.sha, paths: target.paths };
   }
 
   async #status(): Promise<{ ok: true; entries: StatusEntry[] } | Failure<'git_failed'>> {
