@@ -124,7 +124,14 @@ export function createHttpServer(d: HttpDeps): Server {
         return false;
       };
       const tool = d.tools
-        ? routeTools(d.tools, req, res, p === '/v1/context' ? '/v1/tools/memory_context' : p, principal, spendCall)
+        ? routeTools(
+            d.tools,
+            req,
+            res,
+            p === '/v1/context' ? '/v1/tools/memory_context' : p,
+            principal,
+            p === '/mcp' ? spendCall : undefined,
+          )
         : null;
       if (tool) return tool;
       const job = routeJobs(d.jobs, req, res, p);

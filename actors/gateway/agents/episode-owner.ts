@@ -14,11 +14,7 @@ export function episodeOwners(reader: IndexReader): (ep: Episode) => string | nu
     let out = sessions.get(session);
     if (out) return out;
     out = new Map();
-    for (const d of reader.documentsWithPrefix('chat', `${session}:`)) {
-      if (d.metadata['session_id'] !== session) continue;
-      const turn = String(d.metadata['agent'] ?? '');
-      for (const m of (d.metadata['messages'] ?? []) as Array<{ id: string; agent?: string }>) out.set(m.id, m.agent ?? turn);
-    }
+    for (const s of sessionSenders(reader, session)) if (s.id !== null) out.set(s.id, s.agent);
     sessions.set(session, out);
     return out;
   };
@@ -30,4 +26,19 @@ export function episodeOwners(reader: IndexReader): (ep: Episode) => string | nu
     }
     return senders(ep.session_id).get(ep.message_id) ?? null;
   };
+}
+
+/**
+ * The sender of each message of a session's indexed turns (a turn's own `agent` is only its last message's); a row
+ * from before messages carried their sender stands for its whole turn with the turn's agent (`id` null).
+ */
+export function sessionSenders(reader: IndexReader, session: string): Array<{ id: string | null; agent: string }> {
+  return reader
+    .documentsWithPrefix('chat', `${session}:`)
+    .filter((d) => d.metadata['session_id'] === session)
+    .flatMap((d): Array<{ id: string | null; agent: string }> => {
+      const turn = String(d.metadata['agent'] ?? '');
+      const messages = (d.metadata['messages'] ?? []) as Array<{ id: string; agent?: string }>;
+      return messages.length > 0 ? messages.map((m) => ({ id: m.id, agent: m.agent ?? turn })) : [{ id: null, agent: turn }];
+    });
 }

@@ -7,6 +7,7 @@ import type { ToolName } from '../tools/tool-def.js';
 import { toolFail, type ToolError } from '../tools/types.js';
 import { ANYWHERE_WRITES, authorize } from './scopes.js';
 import type { Principal } from './store.js';
+import { sessionSenders } from './episode-owner.js';
 
 /** Null when the call may go ahead; else the `forbidden` refusal to answer with. */
 export function checkGrant(
@@ -54,17 +55,7 @@ export function episodeOwner(reader: IndexReader, id: string): string | null {
   if (kind !== 'chat') return null;
   const c = rest.indexOf(':');
   const session = c < 0 ? rest : rest.slice(0, c);
-  // every message's sender (a turn's own `agent` is only its last message's; older rows carry no per-message one)
-  const agents = new Set(
-    reader
-      .documentsWithPrefix('chat', `${session}:`)
-      .filter((d) => d.metadata['session_id'] === session)
-      .flatMap((d) => {
-        const turn = String(d.metadata['agent'] ?? '');
-        const messages = (d.metadata['messages'] ?? []) as Array<{ agent?: string }>;
-        return messages.length > 0 ? messages.map((m) => m.agent ?? turn) : [turn];
-      }),
-  );
+  const agents = new Set(sessionSenders(reader, session).map((s) => s.agent));
   // a session not indexed yet, or one several agents spoke in, has no single owner: only an admin forgets in it
   return agents.size === 1 ? [...agents][0]! || null : null;
 }
