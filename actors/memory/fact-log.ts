@@ -41,11 +41,15 @@ export function factId(date: string, content: string): string {
   return `${date}#${sha256Hex(normaliseFact(content)).slice(0, 8)}`;
 }
 
-/** `- [category] content #tag1 #tag2` */
+/**
+ * `- [category] content #tag1 #tag2`. Content without a category that starts with `[` or a backslash gets a
+ * backslash in front (`- \[draft] plan`, as Markdown escapes it), so its first bracket does not read back as a category.
+ */
 export function formatFactLine(f: FactFields): string {
   const cat = f.category ? `[${f.category}] ` : '';
+  const backslash = !f.category && /^[[\\]/.test(f.content) ? '\\' : '';
   const tags = f.tags.map((t) => ` #${t}`).join('');
-  return `- ${cat}${f.content}${tags}`;
+  return `- ${cat}${backslash}${f.content}${tags}`;
 }
 
 /** A fact line's parts, or null when the line is not a fact. */
@@ -63,6 +67,7 @@ export function parseFactLine(line: string): (FactFields & { category: string | 
     content = content.slice(0, t.index);
   }
   content = content.trim();
+  if (m[1] === undefined && /^\\[[\\]/.test(content)) content = content.slice(1); // formatFactLine's escape
   if (content === '') return null;
   return { content, category: m[1] ?? null, tags };
 }
@@ -85,6 +90,32 @@ export function parseDayLog(text: string, date: string): ParsedFact[] {
     out.push({ ...f, line: i + 1, text: raw.trimEnd().slice(2), time, who, norm, factId: `${date}#${sha256Hex(norm).slice(0, 8)}` });
   });
   return out;
+}
+
+/** Each fact's copies in a day log that no tombstone reached (one id: the same normalised content), in log order. */
+export function factCopies(text: string, date: string, tombstones: Tombstones): Map<string, ParsedFact[]> {
+  const copies = new Map<string, ParsedFact[]>();
+  for (const f of parseDayLog(text, date)) {
+    if (isForgotten(tombstones, f.norm, date, f)) continue;
+    const same = copies.get(f.factId);
+    if (same) same.push(f);
+    else copies.set(f.factId, [f]);
+  }
+  return copies;
+}
+
+/** A fact's distinct lines, first first: copies differing in their tags are all kept, repeats of a line are not. */
+export function distinctLines<T extends { text: string }>(copies: readonly T[]): T[] {
+  return [...new Map(copies.map((c) => [c.text, c])).values()];
+}
+
+/** The content hash of a fact's document: its distinct lines (one line: the sha256 of that line). */
+export function factContentHash(copies: ReadonlyArray<{ text: string }>): string {
+  return sha256Hex(
+    distinctLines(copies)
+      .map((c) => c.text)
+      .join('\n'),
+  );
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: dropping control characters is the point

@@ -7,7 +7,18 @@ import { FACT_LOG_KEY_PREFIX } from '../../messages/episodes.js';
 import type { TokenCounter } from '../../messages/embedding.js';
 import { sha256Hex } from '../../messages/hash.js';
 import type { IndexReader } from '../store-writer/index-reader.js';
-import { factInstant, isForgotten, lastHeaderLine, parseDayLog, parseTombstones, type ParsedFact, type Tombstones } from './fact-log.js';
+import {
+  distinctLines,
+  factContentHash,
+  factCopies,
+  factInstant,
+  isForgotten,
+  lastHeaderLine,
+  parseDayLog,
+  parseTombstones,
+  type ParsedFact,
+  type Tombstones,
+} from './fact-log.js';
 import type { MemoryPaths } from './paths.js';
 import { chunksOf } from './split.js';
 import type { DraftDoc, Work } from './work.js';
@@ -28,19 +39,24 @@ export interface FactLogDeps {
   wallNow(): number;
 }
 
-function factDoc(
-  path0: string,
-  date: string,
-  f: Pick<ParsedFact, 'line' | 'text' | 'time' | 'who' | 'norm' | 'factId' | 'category' | 'tags'>,
-  d: FactLogDeps,
-): DraftDoc {
+type FactCopy = Pick<ParsedFact, 'line' | 'text' | 'time' | 'who' | 'norm' | 'factId' | 'category' | 'tags'>;
+
+/**
+ * A fact's document from its copies in one day log (one id: the same normalised content), the first copy standing
+ * for it (line, time, who, category). Copies that differ in their tags (`Dana drinks #coffee`, `Dana drinks
+ * #matcha`) are one fact whose tags are every copy's and whose chunks are each distinct line, so every line is found.
+ */
+function factDoc(path0: string, date: string, copies: FactCopy[], d: FactLogDeps): DraftDoc {
+  const f = copies[0]!;
   const atMs = factInstant(date, f.time);
+  const lines = distinctLines(copies);
+  const tags = [...new Set(lines.flatMap((c) => c.tags))];
   return {
     sourceType: 'fact',
     sourceId: f.factId,
     uri: path0,
     title: `${date} ${f.category ?? 'fact'}`,
-    contentHash: sha256Hex(f.text),
+    contentHash: factContentHash(lines),
     metadata: {
       fact_id: f.factId,
       path: path0,
@@ -48,13 +64,13 @@ function factDoc(
       date,
       at_ms: atMs,
       category: f.category,
-      tags: f.tags,
+      tags,
       who: f.who,
       norm: f.norm,
     },
-    tags: f.tags,
+    tags,
     atMs,
-    chunks: chunksOf(f.text, d.tokens, d.maxTokens, f.line),
+    chunks: lines.flatMap((c) => chunksOf(c.text, d.tokens, d.maxTokens, c.line)).map((chunk, seq) => ({ ...chunk, seq })),
     receivedAt: d.wallNow(),
   };
 }
@@ -119,17 +135,11 @@ export class FactLogs {
     }
     const known = this.#known.get(rel);
     if (onlyIfChanged && st && known && known.hash === st.hash) return this.#record(rel, st);
-    if (bytes && st && known && this.#appendedOnly(bytes, known)) {
-      // O(new lines): the text the index saw is unchanged in front; only the lines after it are new
-      this.#indexTail(rel, date, bytes, known.size);
+    // O(new lines): the text the index saw is unchanged in front; only the lines after it are new
+    if (bytes && st && known && this.#appendedOnly(bytes, known) && this.#indexTail(rel, date, bytes, known.size))
       return this.#record(rel, st);
-    }
-    const want = new Map<string, DraftDoc>();
-    if (bytes)
-      for (const f of parseDayLog(bytes.toString('utf8'), date)) {
-        if (want.has(f.factId) || isForgotten(this.#tombstones, f.norm, date, f)) continue;
-        want.set(f.factId, factDoc(rel, date, f, this.#d));
-      }
+    const copies = bytes ? factCopies(bytes.toString('utf8'), date, this.#tombstones) : new Map<string, ParsedFact[]>();
+    const want = new Map([...copies].map(([id, fs]) => [id, factDoc(rel, date, fs, this.#d)]));
     const have = new Map(
       this.#d
         .reader()
@@ -161,21 +171,24 @@ export class FactLogs {
     );
   }
 
-  /** Indexes the facts after byte `from` (a line start), under the header that was in force there. */
-  #indexTail(rel: string, date: string, bytes: Buffer, from: number): void {
+  /**
+   * Indexes the facts after byte `from` (a line start), under the header that was in force there; false, with
+   * nothing indexed, when a new line is another copy of a fact (its document gathers every copy: the log is read whole).
+   */
+  #indexTail(rel: string, date: string, bytes: Buffer, from: number): boolean {
     const head = bytes.subarray(0, from).toString('utf8');
     const before = head.split('\n').length - 1; // lines wholly before the tail
     const header = lastHeaderLine(head);
     const tail = bytes.subarray(from).toString('utf8');
     // with the header in front, a parsed line n of the tail is line before + n - 1 of the log
     const shift = header ? before - 1 : before;
-    for (const f of parseDayLog(header ? `${header}\n${tail}` : tail, date)) {
-      const fact = { ...f, line: f.line + shift };
-      if (isForgotten(this.#tombstones, fact.norm, date, fact)) continue;
-      // the same fact twice in a day is one document: its first line stands
-      if (this.#d.reader().document('fact', fact.factId) !== null) continue;
-      this.#d.work({ op: 'upsert', doc: factDoc(rel, date, fact, this.#d), fresh: false });
-    }
+    const fresh = parseDayLog(header ? `${header}\n${tail}` : tail, date)
+      .map((f) => ({ ...f, line: f.line + shift }))
+      .filter((f) => !isForgotten(this.#tombstones, f.norm, date, f));
+    const ids = new Set(fresh.map((f) => f.factId));
+    if (ids.size < fresh.length || [...ids].some((id) => this.#d.reader().document('fact', id) !== null)) return false;
+    for (const fact of fresh) this.#d.work({ op: 'upsert', doc: factDoc(rel, date, [fact], this.#d), fresh: false });
+    return true;
   }
 
   async #syncAll(force: boolean): Promise<void> {

@@ -51,6 +51,28 @@ t.test('the fact log', async (t) => {
     );
   });
 
+  await t.test('the same fact again with other tags is one fact holding both lines; a first bracket is content', async (t) => {
+    const espresso = await remember({ content: 'Dana drinks', tags: ['espresso'] });
+    const matcha = await remember({ content: 'Dana drinks', tags: ['matcha'] });
+    t.equal(matcha.fact_id, espresso.fact_id, 'one content, one fact id');
+    for (const [word, line] of [
+      ['espresso', espresso.line],
+      ['matcha', matcha.line],
+    ] as const) {
+      const hit = (await d.search(word, { mode: 'bm25', filters: { source_type: 'fact' } })).results.find(
+        (r: any) => r.fact_id === espresso.fact_id,
+      );
+      t.ok(hit, `found by ${word}`);
+      t.same(new Set(hit?.tags), new Set(['espresso', 'matcha']), "the fact holds both lines' tags");
+      t.equal(hit?.start_line, line, `the ${word} hit points at its own line`);
+    }
+    const draft = await remember({ content: '[draft] the Q3 roadmap is due Friday' });
+    const log = readFileSync(path.join(v.dir, draft.path), 'utf8').split('\n');
+    t.equal(log[draft.line - 1], '- \\[draft] the Q3 roadmap is due Friday', 'the bracket is escaped in the log');
+    const hit = (await d.search('Q3 roadmap due', { mode: 'bm25', filters: { source_type: 'fact' } })).results[0];
+    t.match(hit, { fact_id: draft.fact_id, category: null }, 'read back without a category');
+  });
+
   await t.test('each append embeds its own line only, however long the day log is', async (t) => {
     for (let i = 0; i < 5; i++) await remember({ content: `Standup note ${i}: the billing export shipped to region ${i}` });
     const before = await factEmbeddings(d);

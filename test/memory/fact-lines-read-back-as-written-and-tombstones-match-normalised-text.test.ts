@@ -24,6 +24,13 @@ t.test('a fact line reads back as written', async (t) => {
   t.same(parseFactLine('- the C# build #dev'), { content: 'the C# build', category: null, tags: ['dev'] }, 'a # inside the text stays');
   t.equal(parseFactLine('not a fact'), null);
   t.equal(parseFactLine('- #only-tags'), null, 'a line of tags alone holds no fact');
+  for (const content of ['[draft] plan for Q3', '\\[x] a backslash first', '[todo]']) {
+    const written = formatFactLine({ content, category: null, tags: ['q3'] });
+    t.same(parseFactLine(written), { content, category: null, tags: ['q3'] }, `${written} reads back without a category`);
+  }
+  t.equal(formatFactLine({ content: '[draft] plan', category: null, tags: [] }), '- \\[draft] plan', 'escaped as Markdown does');
+  t.same(parseFactLine('- [idea] [draft] plan'), { content: '[draft] plan', category: 'idea', tags: [] }, 'after a category: as written');
+  t.same(parseFactLine('- [people] Alice'), { content: 'Alice', category: 'people', tags: [] }, "a person's category still reads as one");
 });
 
 t.test('normalised text and fact ids', async (t) => {

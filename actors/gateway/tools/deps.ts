@@ -37,6 +37,8 @@ export interface ToolDeps {
   writable: readonly string[];
   /** The fact log's day-log folder (memory.folder/Log): where memory_remember writes, for agents' folder grants. */
   factLog?: string;
+  /** The fact log's tombstones file (memory.folder/tombstones.jsonl). */
+  tombstones?: string;
   /** Appends one line to the audit trail (agents/audit.ts); absent: no trail kept. */
   audit?: (e: AuditEvent) => void;
   /** Fact predicates (config knowledge) and where facts about a subject without a note go. */
@@ -69,6 +71,7 @@ export function toolLimits(
   | 'writable'
   | 'reserved'
   | 'factLog'
+  | 'tombstones'
   | 'knowledge'
 > {
   return {
@@ -81,6 +84,7 @@ export function toolLimits(
     writable: cfg.writes.enabled ? cfg.writes.allowlist : [],
     reserved: memoryPaths(cfg.memory.folder).isReserved,
     factLog: memoryPaths(cfg.memory.folder).logFolder,
+    tombstones: memoryPaths(cfg.memory.folder).tombstones,
     knowledge: {
       singleValued: new Set(cfg.knowledge.single_valued),
       temporary: new Set(cfg.knowledge.temporary),

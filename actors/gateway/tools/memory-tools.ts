@@ -2,7 +2,9 @@
 // memory_forget forgets a fact (a tombstone, also a commit, so vault_undo_last takes it back) or an episode by id (a
 // tombstone in the journal). Nothing is deduplicated or dropped at write time: an update is a new fact beside the old.
 import { z } from 'zod';
-import { formatFactLine, normaliseFact, parseFactLine } from '../../memory/fact-log.js';
+import path from 'node:path';
+import { factContentHash, factCopies, formatFactLine, normaliseFact, parseFactLine, parseTombstones } from '../../memory/fact-log.js';
+import { readIfPresent } from '../../memory/read-if-present.js';
 import type { ToolDeps } from './deps.js';
 import { def, type ToolDef } from './tool-def.js';
 import { episodeOwner, factWho, ownsWork } from '../agents/guard.js';
@@ -82,8 +84,26 @@ async function remember(d: ToolDeps, w: WriteBackend, ctx: CallContext, a: z.inf
   );
   if (!r.ok) return toolFail(r.reason, r.message);
   const key = `${FACT_KEY}${r.fact_id}`;
-  const indexed = a.wait_indexed ? await d.waitIndexed(key, '*', d.waitTimeoutMs) : d.view.reader.document('fact', r.fact_id) !== null;
+  const indexed = a.wait_indexed
+    ? await d.waitIndexed(key, await hashOnceIndexed(d, r), d.waitTimeoutMs)
+    : d.view.reader.document('fact', r.fact_id) !== null;
   return { ok: true, result: { fact_id: r.fact_id, path: r.path, line: r.line, commit: r.commit, at: r.at, indexed } };
+}
+
+/**
+ * The content hash the fact's document has once this append is in the index: any ('*') for a new fact; for another
+ * copy of a fact already indexed (the same content, other tags: one document of every copy), the hash over its
+ * lines as the log holds them now, so the answer waits for this line too.
+ */
+async function hashOnceIndexed(d: ToolDeps, r: { fact_id: string; path: string }): Promise<string> {
+  if (d.view.reader.document('fact', r.fact_id) === null) return '*';
+  const [log, stones] = await Promise.all([
+    readIfPresent(path.join(d.vault, r.path)),
+    d.tombstones ? readIfPresent(path.join(d.vault, d.tombstones)) : null,
+  ]);
+  const date = r.fact_id.slice(0, r.fact_id.indexOf('#'));
+  const copies = log ? factCopies(log.toString('utf8'), date, parseTombstones(stones?.toString('utf8') ?? '')).get(r.fact_id) : undefined;
+  return copies ? factContentHash(copies) : '*';
 }
 
 async function forgetFact(d: ToolDeps, ctx: CallContext, id: string, reason: string | undefined): Promise<ToolOutcome> {
