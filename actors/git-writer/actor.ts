@@ -44,6 +44,8 @@ const w = cfg.writes;
 type State = Ready | { kind: 'off'; reason: string };
 
 const ignore = notPersonsNote(cfg.vault, cfg.data_dir);
+/** What git status names as changed in the work tree, a person's notes only (hidden folders and the data dir left out). */
+const personsChanges = async (repo: GitRepo): Promise<string[]> => (await repo.dirtyPaths()).filter((p) => !ignore(p, false));
 const memory = memoryPaths(cfg.memory.folder);
 /** What a write touched, told to whoever indexes it: the fact log's files to the memory actor, notes to the watcher. */
 function touched(ctx: { emit(m: Sends<'git'>): void }, paths: string[]): void {
@@ -270,8 +272,7 @@ runActor<GitMsg, Sends<'git'>, State>(
           // a person's edits are theirs, committed first: the undo then weighs them as later changes, instead of
           // refusing over uncommitted changes nobody but memvault would commit (git status: the OS event may be late)
           // (a git status that fails leaves that to the undo, which reports it)
-          const dirty = await s.repo.dirtyPaths().catch(() => []);
-          await worktreeChanged(dirty.filter((p) => !ignore(p, false)));
+          await worktreeChanged(await personsChanges(s.repo).catch(() => []));
           await serial(() => people.commitAll());
           const r = await serial(async () => {
             await ensureRepo(s);
@@ -350,15 +351,14 @@ runActor<GitMsg, Sends<'git'>, State>(
         if (s.kind === 'off') return;
         // the vault may be gone, or back without its repository yet (removed and made again): git status fails then,
         // and the repository is made again by the next commit (ensureRepo), whose own status covers these edits
-        const listed = await s.repo.dirtyPaths().catch((err: unknown) => {
+        const dirty = await personsChanges(s.repo).catch((err: unknown) => {
           log.warn(
             { event: 'vault_worktree_rescan', reason: msg.reason, err: String(err) },
             'git status failed; the next commit looks again',
           );
           return null;
         });
-        if (listed === null) return;
-        const dirty = listed.filter((p) => !ignore(p, false));
+        if (dirty === null) return;
         if (dirty.length) log.info({ event: 'vault_worktree_rescan', reason: msg.reason, paths: dirty.length }, 'git status names changes');
         return worktreeChanged(dirty);
       }
@@ -394,7 +394,7 @@ runActor<GitMsg, Sends<'git'>, State>(
     reportRecovered(await recoverIntents(repo, journal), (sha, paths) => committed('agent', sha, paths), log);
     // notes edited while the daemon was down are a person's edits: record them before any agent writes
     ready = { kind: 'ready', repo, writer };
-    const dirty = (await repo.dirtyPaths()).filter((p) => !ignore(p, false));
+    const dirty = await personsChanges(repo);
     if (dirty.length) await people.commitNow(dirty);
     board.set('gitState', stateCode(GIT_STATES, 'ready'));
     return ready;
