@@ -159,6 +159,18 @@ export function factById(db: Database, id: number, userId = 'default'): FactRow 
   return r ? toRow(db, r) : null;
 }
 
+/** The id of the current fact read from `path` at `line` (the newest, if a line was read more than once), or null. */
+export function currentFactAt(db: Database, path: string, line: number, userId = 'default'): number | null {
+  const id = prepared(
+    db,
+    `SELECT id FROM knowledge_facts WHERE user_id = ? AND source_path = ? AND source_line = ? AND invalidated_at IS NULL
+     ORDER BY id DESC LIMIT 1`,
+  )
+    .pluck()
+    .get(userId, path, line) as number | undefined;
+  return id ?? null;
+}
+
 /** Names that have current facts (subjects, and link targets of objects): what a query may mention. */
 export function factNames(db: Database, userId = 'default'): string[] {
   return prepared(

@@ -200,6 +200,42 @@ export class IndexReader {
       .all(this.#userId, sourceType, sourceId) as string[];
   }
 
+  /** The fact log from `firstDay` on, a line per item in the order it was written (day, then line). */
+  factLinesFrom(firstDay: string): Array<{ factId: string; text: string }> {
+    return prepared(
+      this.#db,
+      `SELECT d.source_id AS factId, group_concat(c.content, ' ') AS text
+       FROM memory_documents d JOIN memory_chunks c ON c.document_id = d.id
+       WHERE d.source_type = 'fact' AND d.deleted_at IS NULL AND d.source_id >= ? AND d.user_id = ?
+       GROUP BY d.id, c.start_line ORDER BY substr(d.source_id, 1, 10), c.start_line`,
+    ).all(firstDay, this.#userId) as Array<{ factId: string; text: string }>;
+  }
+
+  /** The same fact (normalised text `norm`) remembered on other days than fact `id`'s, with who remembered it. */
+  sameFactOnOtherDays(id: string, norm: string): Array<{ factId: string; who: string | null }> {
+    const rows = prepared(
+      this.#db,
+      `SELECT source_id, metadata FROM memory_documents
+       WHERE source_type = 'fact' AND deleted_at IS NULL AND source_id LIKE ? AND source_id <> ? AND user_id = ?`,
+    ).all(`%${id.slice(id.indexOf('#'))}`, id, this.#userId) as Array<{ source_id: string; metadata: string | null }>;
+    return rows.flatMap((r) => {
+      const m = documentMetadata(r.metadata);
+      return m['norm'] === norm ? [{ factId: r.source_id, who: typeof m['who'] === 'string' ? m['who'] : null }] : [];
+    });
+  }
+
+  /** The vault note titled `title` (any letter case; the shortest path first), or null. */
+  noteTitled(title: string): string | null {
+    const found = prepared(
+      this.#db,
+      `SELECT source_id FROM memory_documents WHERE user_id = ? AND source_type = 'vault' AND deleted_at IS NULL
+       AND title = ? COLLATE NOCASE ORDER BY length(source_id), source_id LIMIT 1`,
+    )
+      .pluck()
+      .get(this.#userId, title) as string | undefined;
+    return found ?? null;
+  }
+
   /**
    * How many documents, chunks and vectors the index holds. `vectors` is counted in the sign-bit table, which holds
    * the same rows as the float one (written and deleted together) at ~330 bytes a row against ~2 KB: counting the

@@ -8,7 +8,6 @@ import { isSensitive, readFrontmatter } from '../../chunker/frontmatter.js';
 import { assembleContext, type ContextItem, type ContextSection } from '../../knowledge/context.js';
 import { factDate } from '../../knowledge/fact-lines.js';
 import { factNames, factsAt, type FactRow } from '../../store-writer/facts-reader.js';
-import { prepared } from '../../store-writer/statement-cache.js';
 import type { ToolDeps } from './deps.js';
 import { def, type ToolDef } from './tool-def.js';
 import type { CallContext, ToolOutcome } from './types.js';
@@ -75,13 +74,10 @@ function datedMemories(d: ToolDeps, now: number): ContextItem[] {
   const days = d.knowledge.autoLoadDays;
   if (days === 0) return [];
   const first = new Date(now - (days - 1) * DAY).toISOString().slice(0, 10);
-  const rows = prepared(
-    d.view.db,
-    `SELECT d.source_id AS id, (SELECT group_concat(c.content, ' ') FROM memory_chunks c WHERE c.document_id = d.id) AS text
-     FROM memory_documents d WHERE d.source_type = 'fact' AND d.deleted_at IS NULL AND d.source_id >= ? AND d.user_id = ?
-     ORDER BY substr(d.source_id, 1, 10), json_extract(d.metadata, '$.line')`,
-  ).all(first, d.view.limits.userId ?? 'default') as Array<{ id: string; text: string | null }>;
-  return rows.filter((r) => r.text).map((r) => ({ text: `- [${r.id.slice(0, 10)}] ${r.text!.trim()}`, source: r.id }));
+  return d.view.reader
+    .factLinesFrom(first)
+    .filter((r) => r.text.trim())
+    .map((r) => ({ text: `- [${r.factId.slice(0, 10)}] ${r.text.trim()}`, source: r.factId }));
 }
 
 async function recalled(d: ToolDeps, ctx: CallContext, a: z.infer<typeof contextArgs>, skip: Set<string>): Promise<ContextItem[]> {

@@ -6,9 +6,8 @@ import { z } from 'zod';
 import { parseFactDate } from '../../chunker/inline-fields.js';
 import { planAddFact } from '../../knowledge/add-fact.js';
 import { factDate, factProblem, removeLine, setUntil } from '../../knowledge/fact-lines.js';
-import { factById, factsAt, timeline, type FactRow } from '../../store-writer/facts-reader.js';
+import { currentFactAt, factById, factsAt, timeline, type FactRow } from '../../store-writer/facts-reader.js';
 import { sha256Hex } from '../../../messages/hash.js';
-import { prepared } from '../../store-writer/statement-cache.js';
 import type { ToolDeps } from './deps.js';
 import { def, type ToolDef } from './tool-def.js';
 import { toolFail, type CallContext, type ToolOutcome, type WriteBackend } from './types.js';
@@ -108,14 +107,7 @@ async function commitNote(
 /** The note a subject's facts go into: where its facts are, else the note with that title, else an entity note. */
 function subjectNote(d: AddFactDeps, subject: string, current: readonly FactRow[]): string {
   if (current[0]) return current[0].path;
-  const titled = prepared(
-    d.view.db,
-    `SELECT source_id FROM memory_documents WHERE source_type = 'vault' AND deleted_at IS NULL AND title = ? COLLATE NOCASE
-     ORDER BY length(source_id), source_id LIMIT 1`,
-  )
-    .pluck()
-    .get(subject) as string | undefined;
-  return titled ?? `${d.knowledge.entitiesFolder}/${subject}.md`;
+  return d.view.reader.noteTitled(subject) ?? `${d.knowledge.entitiesFolder}/${subject}.md`;
 }
 
 export async function addFact(
@@ -156,12 +148,7 @@ export async function addFact(
   const what = `${a.subject}: ${fact.predicate}:: ${fact.object}`;
   const r = await commitNote(d, w, ctx, rel, before, plan.text, plan.superseded.length > 0 ? `supersede ${what}` : `add fact ${what}`);
   if (!r.ok) return r;
-  const id = prepared(
-    d.view.db,
-    `SELECT id FROM knowledge_facts WHERE source_path = ? AND source_line = ? AND invalidated_at IS NULL ORDER BY id DESC LIMIT 1`,
-  )
-    .pluck()
-    .get(rel, plan.line) as number | undefined;
+  const id = currentFactAt(d.view.db, rel, plan.line, d.view.limits.userId);
   return {
     ok: true,
     result: {
@@ -205,12 +192,7 @@ async function invalidateFact(d: ToolDeps, w: WriteBackend, ctx: CallContext, a:
   );
   if (!r.ok) return r;
   // the edited line is a new row (the old one is invalidated): answer its id, which the next call on this fact needs
-  const id = prepared(
-    d.view.db,
-    `SELECT id FROM knowledge_facts WHERE source_path = ? AND source_line = ? AND invalidated_at IS NULL ORDER BY id DESC LIMIT 1`,
-  )
-    .pluck()
-    .get(f.path, f.line) as number | undefined;
+  const id = currentFactAt(d.view.db, f.path, f.line, d.view.limits.userId);
   return {
     ok: true,
     result: { id: id ?? f.id, previous_id: f.id, path: f.path, line: f.line, valid_until: factDate(at), ...r.result },

@@ -8,8 +8,6 @@ import { readIfPresent } from '../../memory/read-if-present.js';
 import type { ToolDeps } from './deps.js';
 import { def, type ToolDef } from './tool-def.js';
 import { episodeOwner, factWho, ownsWork } from '../agents/guard.js';
-import { documentMetadata } from '../../store-writer/index-reader.js';
-import { prepared } from '../../store-writer/statement-cache.js';
 import { toolFail, type CallContext, type ToolOutcome, type WriteBackend } from './types.js';
 
 /** How a fact is waited on in the gateway's IndexWaiter (a vault path never holds a NUL). */
@@ -118,11 +116,11 @@ async function forgetFact(d: ToolDeps, ctx: CallContext, id: string, reason: str
   const text = String(doc.metadata['norm'] ?? normaliseFact(String(doc.title)));
   // a tombstone names the text, not the id: it also hides the same fact logged on other days, so those must be the
   // caller's too (else remembering another agent's fact today and forgetting that copy would forget theirs)
-  const others = sameFactElsewhere(d, id, text).filter((o) => !ownsWork(ctx.principal, o.who));
+  const others = d.view.reader.sameFactOnOtherDays(id, text).filter((o) => !ownsWork(ctx.principal, o.who));
   if (others.length > 0)
     return toolFail(
       'forbidden',
-      `forgetting ${id} would also forget ${others.map((o) => o.fact_id).join(', ')} (the same fact, remembered by another agent); only an admin credential may forget it`,
+      `forgetting ${id} would also forget ${others.map((o) => o.factId).join(', ')} (the same fact, remembered by another agent); only an admin credential may forget it`,
     );
   const line = JSON.stringify({ fact: text, fact_id: id, at: new Date().toISOString(), agent: ctx.agent, ...(reason ? { reason } : {}) });
   const r = await w.forget([line], { agent: ctx.agent, ...(reason ? { reason } : {}) });
@@ -131,19 +129,6 @@ async function forgetFact(d: ToolDeps, ctx: CallContext, id: string, reason: str
   // answered once search no longer finds it (the memory actor re-reads the logs as soon as the commit is made)
   const gone = await d.waitIndexed(`${FACT_KEY}${id}`, null, d.waitTimeoutMs);
   return { ok: true, result: { forgotten: [{ fact_id: id, text }], commit: r.commit, path: r.paths[0] ?? null, indexed: gone } };
-}
-
-/** The other live facts with the same normalised text (other days' logs): their ids and who remembered them. */
-function sameFactElsewhere(d: ToolDeps, id: string, norm: string): Array<{ fact_id: string; who: string | null }> {
-  const rows = prepared(
-    d.view.db,
-    `SELECT source_id, metadata FROM memory_documents
-     WHERE source_type = 'fact' AND deleted_at IS NULL AND source_id LIKE ? AND source_id <> ? AND user_id = ?`,
-  ).all(`%${id.slice(id.indexOf('#'))}`, id, d.view.limits.userId ?? 'default') as Array<{ source_id: string; metadata: string | null }>;
-  return rows.flatMap((r) => {
-    const m = documentMetadata(r.metadata);
-    return m['norm'] === norm ? [{ fact_id: r.source_id, who: typeof m['who'] === 'string' ? m['who'] : null }] : [];
-  });
 }
 
 async function forget(d: ToolDeps, ctx: CallContext, a: z.infer<typeof forgetArgs>): Promise<ToolOutcome> {
