@@ -1,6 +1,7 @@
 // memvault's command line: parses arguments and dispatches to one command module; exit codes are stable.
 import '../actors/embedder/onnxruntime-telemetry.js';
 import { ConfigError } from '../config/load.js';
+import { isDamagedIndex } from '../actors/store-writer/damaged-index.js';
 import { CommandFailure, EXIT, parseArgs, UsageError } from './args.js';
 
 const USAGE = `memvault — a memory vault daemon for AI agents
@@ -162,7 +163,8 @@ export async function main(argv: string[]): Promise<void> {
 
 /**
  * Failures a user can act on, said in one line instead of a stack: a file the command could not read (a token file
- * that is not there), and a daemon that stopped answering in the middle of a call (killed, or restarting).
+ * that is not there), a daemon that stopped answering in the middle of a call (killed, or restarting), and an index
+ * file SQLite cannot read.
  */
 function oneLine(err: unknown): string | null {
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
@@ -172,5 +174,8 @@ function oneLine(err: unknown): string | null {
     return `the daemon stopped answering in the middle of the call (${why}); is it still running? (memvault status)`;
   }
   if ((e as Error)?.name === 'TimeoutError') return 'the daemon did not answer in time; is it overloaded or stopped? (memvault status)';
+  // a damaged page met after the file opened (an open that fails says which file: bin/index-damaged.ts)
+  if (isDamagedIndex(e))
+    return `index_damaged: the index file cannot be read (${e.message}) — \`memvault reindex\` rebuilds it from the vault`;
   return null;
 }

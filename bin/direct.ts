@@ -7,6 +7,7 @@ import { configuredLimits, type IndexState, IndexView } from '../actors/gateway/
 import { createProvider, providerSettings } from '../actors/embedder/factory.js';
 import { makeIgnore, scanVault } from '../actors/watcher/scan.js';
 import { SOURCE_VAULT } from '../messages/common.js';
+import { openingIndex } from './index-damaged.js';
 
 export type FileState = {
   path: string;
@@ -18,7 +19,7 @@ export type FileState = {
 export function openDirect(cfg: Config): IndexView | null {
   const file = indexFile(cfg);
   if (!existsSync(file)) return null;
-  return new IndexView(file, null, configuredLimits(cfg));
+  return openingIndex(file, () => new IndexView(file, null, configuredLimits(cfg)));
 }
 
 export async function loadQueryModel(view: IndexView, cfg: Config): Promise<void> {

@@ -33,11 +33,7 @@ export class IndexOpenError extends Error {
   }
 }
 
-/** SQLite's answer for a file that is not a whole database: truncated, overwritten, or not SQLite at all. */
-export function isDamagedIndex(err: unknown): boolean {
-  const code = (err as { code?: unknown }).code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB'));
-}
+export { isDamagedIndex } from './damaged-index.js';
 
 /**
  * Open the index at `file`. A writable open creates the file and migrates the schema; a read-only open

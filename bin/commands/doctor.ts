@@ -12,6 +12,11 @@ import type { HubSpec } from '../../actors/embedder/providers/hub-paths.js';
 import { headFile, resolveUrl } from '../../actors/embedder/providers/hub-http.js';
 import { describeCpuFeatures, kernelPaths, probeU8S8, readCpuInfo } from '../../actors/embedder/use-lite/int8-kernel.js';
 import { llmCheck, templatesCheck } from './doctor-llm.js';
+import { isDamagedIndex, IndexOpenError, openIndex } from '../../actors/store-writer/schema.js';
+import { IndexReader } from '../../actors/store-writer/index-reader.js';
+import { indexFile } from '../../supervisors/runtime/boot.js';
+import type { Config } from '../../config/load.js';
+import { indexDamagedLine } from '../index-damaged.js';
 
 interface Check {
   name: string;
@@ -26,6 +31,7 @@ export async function doctorCommand(a: Args): Promise<number> {
   const vaultOk = existsSync(cfg.vault) && statSync(cfg.vault).isDirectory();
   checks.push({ name: 'vault', ok: vaultOk, detail: vaultOk ? cfg.vault : `${cfg.vault} is not a folder` });
   checks.push(dataDirCheck(cfg.data_dir, vaultOk ? null : cfg.vault));
+  if (vaultOk) checks.push(indexCheck(cfg));
   try {
     const db = new Database(':memory:');
     sqliteVec.load(db);
@@ -63,6 +69,26 @@ export async function doctorCommand(a: Args): Promise<number> {
   }
   checks.push(templatesCheck(cfg), ...(await llmCheck(cfg)));
   return report(a, checks);
+}
+
+/** The index file opens and says which model built it; one SQLite cannot read is reported as the daemon will treat it. */
+function indexCheck(cfg: Config): Check {
+  const file = indexFile(cfg);
+  if (!existsSync(file))
+    return { name: 'index', ok: true, detail: `${file} not made yet (the first start or \`memvault index\` makes it)` };
+  try {
+    const db = openIndex(file, { readonly: true });
+    try {
+      const model = new IndexReader(db).model();
+      return { name: 'index', ok: true, detail: `${file}, built with ${model ? `${model.name}@${model.version}` : 'no model yet'}` };
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    if (isDamagedIndex(err)) return { name: 'index', ok: false, detail: indexDamagedLine(file, err) };
+    if (err instanceof IndexOpenError) return { name: 'index', ok: err.code !== 'index_too_new', detail: `${err.code}: ${err.message}` };
+    return { name: 'index', ok: false, detail: `${file} cannot be opened: ${(err as Error).message}` };
+  }
 }
 
 /** Loads the configured model and embeds one sentence with it. */

@@ -13,6 +13,7 @@ import { modelKey, type ModelInfo } from '../../messages/common.js';
 import { indexFile } from '../../supervisors/runtime/boot.js';
 import { configFor, EXIT, UsageError, type Args } from '../args.js';
 import type { Config } from '../../config/load.js';
+import { openingIndex } from '../index-damaged.js';
 
 export async function modelsCommand(a: Args): Promise<number> {
   const [sub, ...rest] = a.rest;
@@ -43,7 +44,7 @@ interface Row {
 function indexModel(cfg: Config): ModelInfo | null {
   const file = indexFile(cfg);
   if (!existsSync(file)) return null;
-  const db = openIndex(file, { readonly: true });
+  const db = openingIndex(file, () => openIndex(file, { readonly: true }));
   try {
     return new IndexReader(db).model();
   } finally {

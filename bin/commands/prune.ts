@@ -14,13 +14,15 @@ import type { PruneResult } from '../../messages/to-memory.js';
 import { indexFile } from '../../supervisors/runtime/boot.js';
 import { CommandFailure, configFor, EXIT, requireVault, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
+import { openingIndex } from '../index-damaged.js';
 
 type Pruned = Omit<Extract<PruneResult, { ok: true }>, 'ok'>;
 
 /** The sweep on the files, for when no daemon runs. */
 export function pruneDirect(cfg: Config, now: number): Pruned {
   const { cutoffs, journalBefore } = retentionCutoffs(cfg.retention.days, now);
-  const db = openIndex(indexFile(cfg), { readonly: false });
+  const file = indexFile(cfg);
+  const db = openingIndex(file, () => openIndex(file, { readonly: false }));
   let removed: Pruned['removed'];
   try {
     removed = pruneEpisodes(
