@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import type { Config } from '../config/load.js';
 import { pidAlive } from '../supervisors/runtime/pid-alive.js';
+import { claimFile } from '../main/pid-claim.js';
 import { CommandFailure } from './args.js';
 
 export interface DaemonInfo {
@@ -49,32 +50,9 @@ export function writeDaemonInfo(cfg: VaultDirs, info: Pick<DaemonInfo, 'pid' | '
  */
 export function claimStart(dataDir: string): { release(): void } | { heldBy: number } {
   const file = path.join(dataDir, 'daemon.starting');
-  for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
-      return {
-        release: () => {
-          if (readPid(file) === process.pid) rmSync(file, { force: true });
-        },
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    const pid = readPid(file);
-    if (pid !== null && pid !== process.pid && pidAlive(pid)) return { heldBy: pid };
-    // its process is gone; an empty file is one being written (retried), or left by a start killed at that instant
-    if (pid !== null || attempt >= 2) rmSync(file, { force: true });
-  }
-  throw new CommandFailure(`cannot claim ${file}: another start keeps making it; try again`);
-}
-
-function readPid(file: string): number | null {
-  try {
-    const pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
+  const claim = claimFile(file);
+  if ('stuck' in claim) throw new CommandFailure(`cannot claim ${file}: another start keeps making it; try again`);
+  return claim;
 }
 
 export function removeDaemonInfo(dataDir: string, pid: number): void {

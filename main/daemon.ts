@@ -20,7 +20,7 @@ import { EmbedPools, WORKER_YOUNG_MB } from './embed-pools.js';
 import { providerSettings } from '../actors/embedder/factory.js';
 import { MainMetrics } from './metrics.js';
 import { connectPeers } from './peer-links.js';
-import { buildNextIndex } from './reindex.js';
+import { buildNextIndex, holdingNextIndex, removeLeftoverNextIndex } from './reindex.js';
 import { Router, type MainNotice, type MainRequest } from './router.js';
 import { SpawnerHost } from './spawner-host.js';
 import { VaultWatch } from './vault-watch.js';
@@ -95,6 +95,7 @@ export class Daemon {
         { event: 'index_file_damaged', kept_as: damaged },
         `the index file could not be read (kept as ${damaged}); rebuilding it from the vault and the episode journal`,
       );
+    if (this.#o.mode === 'serve') removeLeftoverNextIndex(cfg, this.#o.log); // a killed reindex's half-built file
     applyHeapSettings(cfg.heap); // before the first thread: its isolate reads the flags as it is made
     const names = this.#actors();
     for (const actor of names) {
@@ -256,15 +257,18 @@ export class Daemon {
 
   async #reindexNow(): Promise<ReindexResult> {
     try {
-      const built = await buildNextIndex(this.#cfg, (file) => indexOnce(this.#cfg, this.#o.log, file));
-      this.#swapping++;
-      try {
-        await this.router.request({ type: 'store.swap_index', next: built.file }, 'main', null);
-        this.#watch?.indexSwapped();
-      } finally {
-        this.#swapping--;
-      }
-      return { ok: true, documents: built.documents, ms: built.ms, error: null };
+      // the claim on index.next.sqlite (main/pid-claim.ts) from the build to the swap, as a reindex without a daemon holds it
+      return await holdingNextIndex(this.#cfg, async () => {
+        const built = await buildNextIndex(this.#cfg, this.#o.log, (file) => indexOnce(this.#cfg, this.#o.log, file));
+        this.#swapping++;
+        try {
+          await this.router.request({ type: 'store.swap_index', next: built.file }, 'main', null);
+          this.#watch?.indexSwapped();
+        } finally {
+          this.#swapping--;
+        }
+        return { ok: true, documents: built.documents, ms: built.ms, error: null };
+      });
     } catch (err) {
       return { ok: false, documents: 0, ms: 0, error: String((err as Error).message) };
     }

@@ -2,8 +2,8 @@
 // a running daemon keeps serving the old index until the new one is complete.
 import { makeLogger } from '../../supervisors/runtime/log.js';
 import { indexOnce } from '../../main/daemon.js';
-import { rebuildIndex } from '../../main/reindex.js';
-import { configFor, EXIT, requireVault, type Args } from '../args.js';
+import { rebuildIndex, ReindexRunning } from '../../main/reindex.js';
+import { CommandFailure, configFor, EXIT, requireVault, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
 
 export async function reindexCommand(a: Args): Promise<number> {
@@ -20,7 +20,10 @@ export async function reindexCommand(a: Args): Promise<number> {
   }
   requireVault(cfg);
   const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir, toStderr: true });
-  const r = await rebuildIndex(cfg, log, (file) => indexOnce(cfg, log, file));
+  const r = await rebuildIndex(cfg, log, (file) => indexOnce(cfg, log, file)).catch((err: unknown) => {
+    if (err instanceof ReindexRunning) throw new CommandFailure(err.message);
+    throw err;
+  });
   process.stderr.write(`memvault: rebuilt the index (${r.documents} notes, ${(r.ms / 1000).toFixed(1)} s) and swapped it in\n`);
   return EXIT.ok;
 }
