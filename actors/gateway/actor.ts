@@ -23,6 +23,7 @@ import { ToolGateway } from './tools/gateway.js';
 import { toolLimits } from './tools/deps.js';
 import { toolMetrics } from './tools/metrics.js';
 import { llmStatus } from './llm-status.js';
+import { gitStatus } from '../git-writer/index-lock.js';
 import { askSupervision } from './supervision-status.js';
 import { requestBackend } from './episodes-http.js';
 import { RecallLog } from './recall-log.js';
@@ -136,6 +137,7 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
       reindex: () => init.request({ type: 'main.reindex' }, null),
       metricsText: () => init.request({ type: 'main.metrics' }, METRICS_TIMEOUT_MS),
       llm: () => llmStatus(cfg, board),
+      git: () => gitStatus(cfg.vault),
       supervision,
       // the scheduler runs with writes on (supervisors/actors.ts); a run waits for its LLM call and its commit
       ...(cfg.writes.enabled
@@ -193,6 +195,7 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
         files: () => view.reader.fileStatuses(),
         supervision,
         llm: () => llmStatus(cfg, board),
+        git: () => gitStatus(cfg.vault),
         ...(cfg.writes.enabled
           ? {
               jobs: () => init.request({ type: 'scheduler.jobs' }, JOBS_TIMEOUT_MS),

@@ -6,6 +6,7 @@ import { describeIssues, searchBody } from './api-schema.js';
 import { readJsonBody, sendJson } from './http-body.js';
 import type { IndexView } from './index-view.js';
 import type { LlmStatus } from './llm-status.js';
+import type { GitStatus } from '../git-writer/index-lock.js';
 import type { SupervisionStatus } from './supervision-status.js';
 import { type JobsBackend, routeJobs } from './jobs-routes.js';
 import { type DreamBackend, routeDream } from './dream-routes.js';
@@ -38,6 +39,8 @@ export interface HttpDeps {
   tools?: ToolGateway;
   /** Whether the LLM-driven jobs can run (llm-status.ts): `llm` in /v1/status. */
   llm?: () => LlmStatus;
+  /** What stands in the way of the vault's git (a stale `.git/index.lock`: git-writer/index-lock.ts): `git` in /v1/status. */
+  git?: () => GitStatus;
   /** The running supervision tree (supervision-status.ts): `supervision` in /v1/status. */
   supervision?: () => Promise<SupervisionStatus>;
   /** The scheduler's jobs at /v1/jobs (jobs-routes.ts); absent when it does not run. */
@@ -146,6 +149,7 @@ export function createHttpServer(d: HttpDeps): Server {
           index: d.view.state(),
           version: d.version,
           ...(d.llm ? { llm: d.llm() } : {}),
+          ...(d.git ? { git: d.git() } : {}),
           ...(supervision ? { supervision } : {}),
         });
         return 200;

@@ -17,6 +17,7 @@ import { IndexReader } from '../../actors/store-writer/index-reader.js';
 import { indexFile } from '../../supervisors/runtime/boot.js';
 import type { Config } from '../../config/load.js';
 import { indexDamagedLine } from '../index-damaged.js';
+import { gitIndexLock } from '../../actors/git-writer/index-lock.js';
 
 interface Check {
   name: string;
@@ -48,6 +49,10 @@ export async function doctorCommand(a: Args): Promise<number> {
     checks.push({ name: 'git', ok, detail: ok ? out : `${out}: git 2.30 or newer is needed for vault history` });
   } catch {
     checks.push({ name: 'git', ok: false, detail: 'git not found: install git 2.30+ (apt-get install git) for vault history' });
+  }
+  if (vaultOk) {
+    const lock = gitIndexLock(cfg.vault);
+    checks.push({ name: 'git lock', ok: lock === null, detail: lock ? `${lock.reason}: ${lock.message}` : 'no stale .git/index.lock' });
   }
   checks.push(...(await cpuChecks()));
   const settings = providerSettings(cfg);

@@ -2,6 +2,7 @@
 // state, restarts and mailbox); `--files` lists every note with its state and reason.
 import type { IndexState } from '../../actors/gateway/index-view.js';
 import { llmStatus, type LlmStatus } from '../../actors/gateway/llm-status.js';
+import { gitStatus, type GitStatus } from '../../actors/git-writer/index-lock.js';
 import type { SupervisionStatus } from '../../actors/gateway/supervision-status.js';
 import type { SupervisionNode } from '../../messages/supervision.js';
 import { SOURCE_TYPES } from '../../messages/episodes.js';
@@ -16,12 +17,19 @@ export async function statusCommand(a: Args): Promise<number> {
   let index: IndexState | null = null;
   let llm: LlmStatus = llmStatus(cfg, null);
   let supervision: SupervisionStatus | undefined;
+  let git: GitStatus | undefined;
   if (daemon) {
-    const s = await callDaemon<{ index: IndexState; llm?: LlmStatus; supervision?: SupervisionStatus }>(daemon, 'GET', '/v1/status');
+    const s = await callDaemon<{ index: IndexState; llm?: LlmStatus; git?: GitStatus; supervision?: SupervisionStatus }>(
+      daemon,
+      'GET',
+      '/v1/status',
+    );
     index = s.index;
     llm = s.llm ?? llm;
+    git = s.git;
     supervision = s.supervision;
   } else if (view) index = view.state();
+  git ??= gitStatus(cfg.vault); // no daemon (or one from before `git` was in its status): the same stat, here
   const files: FileState[] = a.files || !daemon ? await fileStates(cfg, view) : [];
   if (!daemon && index) index = withDiskPending(index, files);
   view?.close();
@@ -30,6 +38,7 @@ export async function statusCommand(a: Args): Promise<number> {
     daemon: daemon ? daemon.url : null,
     index,
     llm,
+    git,
     ...(supervision ? { supervision } : {}),
     ...(a.files ? { files } : {}),
   };
@@ -52,6 +61,7 @@ export async function statusCommand(a: Args): Promise<number> {
     if (index.vector_search.reason) l.push(`vectors:  unavailable — ${index.vector_search.reason}`);
   }
   l.push(`llm:      ${llm.state}${llm.reason ? ` — ${llm.reason}` : ''}`);
+  if (git.problem) l.push(`git:      ${git.problem.reason} — ${git.problem.message}`);
   if (supervision) l.push(...treeLines(supervision));
   const bad = files.filter((f) => f.state === 'failed' || f.state === 'skipped');
   if (bad.length) l.push(`problems: ${bad.length} file(s) not indexed; \`memvault status --files\` lists them`);

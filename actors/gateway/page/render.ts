@@ -82,7 +82,8 @@ export function statusPage(d: StatusData, q: string, found: SearchResponse | nul
 <dt>Embedder</dt><dd id="idx-embedder" class="${cls(i.embedder.state === 'ready', i.embedder.state === 'starting')}">${esc(i.embedder.state)}${i.embedder.reason ? ` — ${esc(i.embedder.reason)}` : ''}</dd>
 <dt>Vector search</dt><dd id="idx-vectors" class="${cls(i.vector_search.available)}">${i.vector_search.available ? 'available' : `unavailable — ${esc(i.vector_search.reason)}`}</dd>
 <dt>Episodes pending</dt><dd id="idx-episodes">${i.episodes.pending}</dd><dt>Last indexed</dt><dd>${esc(i.last_indexed_at ?? 'never')}</dd>
-${d.llm ? `<dt>LLM</dt><dd id="idx-llm">${esc(d.llm.state)}${d.llm.reason ? ` — ${esc(d.llm.reason)}` : ''}</dd>` : ''}</dl></section>`;
+${d.llm ? `<dt>LLM</dt><dd id="idx-llm">${esc(d.llm.state)}${d.llm.reason ? ` — ${esc(d.llm.reason)}` : ''}</dd>` : ''}
+${d.git?.problem ? `<dt>Git</dt><dd id="idx-git" class="bad">${esc(d.git.problem.reason)} — ${esc(d.git.problem.message)}</dd>` : ''}</dl></section>`;
   const bad = d.files.filter((f) => f.state !== 'indexed');
   const files = `<section id="files" aria-labelledby="h-files"><h2 id="h-files">Files not indexed</h2>${
     bad.length

@@ -6,6 +6,7 @@ import type { JobsList } from '../../../messages/to-scheduler.js';
 import type { FileStatus } from '../../../messages/store.js';
 import type { IndexState, SearchResponse } from '../index-view.js';
 import type { LlmStatus } from '../llm-status.js';
+import type { GitStatus } from '../../git-writer/index-lock.js';
 import { loginPage, statusPage } from './render.js';
 import { sessionCookie, type Sessions } from './session.js';
 import { recentCommits } from './status-data.js';
@@ -21,6 +22,7 @@ export interface PageDeps {
   files: () => FileStatus[];
   supervision: () => Promise<SupervisionStatus>;
   llm?: () => LlmStatus;
+  git?: () => GitStatus;
   jobs?: () => Promise<JobsList>;
   dream?: () => Promise<DreamStatus | DreamUnavailable>;
   search: (query: string) => Promise<SearchResponse>;
@@ -86,6 +88,7 @@ export function routePage(d: PageDeps, req: IncomingMessage, res: ServerResponse
       version: d.version,
       index: d.state(),
       llm: d.llm ? d.llm() : null,
+      git: d.git ? d.git() : null,
       supervision,
       commits,
       files: d.files(),

@@ -7,6 +7,7 @@ import type { FileStatus } from '../../../messages/store.js';
 import type { JobsList } from '../../../messages/to-scheduler.js';
 import type { IndexState } from '../index-view.js';
 import type { LlmStatus } from '../llm-status.js';
+import type { GitStatus } from '../../git-writer/index-lock.js';
 import type { DreamStatus, DreamUnavailable } from '../../../messages/dream.js';
 import type { SupervisionStatus } from '../supervision-status.js';
 
@@ -26,6 +27,8 @@ export interface StatusData {
   version: string;
   index: IndexState;
   llm: LlmStatus | null;
+  /** A stale `.git/index.lock` in the vault, shown while it is there. */
+  git: GitStatus | null;
   /** The running supervision tree (main's answer), or why there is none. */
   supervision: SupervisionStatus;
   commits: CommitRow[] | { error: string };
