@@ -50,6 +50,12 @@ export class WatcherCore {
    * so at boot): when such a file is gone, a delete clears its row, which no document's delete would otherwise do.
    */
   readonly #failed = new Set<VaultPath>();
+  /**
+   * The notes on disk as the watcher last saw them: the reconcile's scan, then each path it stats (there, or gone).
+   * `filesTotal` on the board (`files_total` in the status) is its size, so it follows notes added and removed while
+   * the daemon runs, where it was the reconcile's count until the next start.
+   */
+  readonly #onDisk = new Set<VaultPath>();
   #timer: TimerHandle | null = null;
   #timerAt = Infinity;
   #flushing: Promise<void> | null = null;
@@ -84,8 +90,10 @@ export class WatcherCore {
     const seen = new Set<string>();
     let changed = 0;
     const now = this.#d.clock.now();
+    this.#onDisk.clear();
     for (const f of files) {
       seen.add(f.path);
+      this.#onDisk.add(f.path);
       const known = this.#index.get(f.path);
       if (!known || known.mtimeMs !== f.mtimeMs || known.size !== f.size) {
         this.#dirty.set(f.path, now);
@@ -105,7 +113,6 @@ export class WatcherCore {
     }
     // a failure the index still lists for a file no longer there (or now ignored): its row goes
     for (const p of this.#failed) if (!seen.has(p)) this.#deleteFailed(p, now);
-    this.#d.board.set('filesTotal', files.length);
     this.#reconciled = true;
     this.#d.log.event('vault_reconciled', {
       files: files.length,
@@ -247,6 +254,7 @@ export class WatcherCore {
         this.#again = true;
         continue;
       }
+      this.#onDisk.delete(p);
       this.#inFlight.set(p, now);
       d.emit({ type: 'store.delete', path: p });
     }
@@ -257,6 +265,8 @@ export class WatcherCore {
     const d = this.#d;
     const now = d.clock.now();
     const known = this.#index.get(p);
+    if (st.kind === 'file') this.#onDisk.add(p);
+    else this.#onDisk.delete(p);
     switch (st.kind) {
       case 'missing':
       case 'other':
@@ -309,6 +319,7 @@ export class WatcherCore {
 
   #publish(): void {
     const b = this.#d.board;
+    if (this.#reconciled) b.set('filesTotal', this.#onDisk.size);
     b.set('pending', this.pending());
     b.set('inFlight', this.#inFlight.size);
     let oldest = Infinity;

@@ -4,7 +4,7 @@
 const SLOTS = [
   'pending', // files known to differ from the index and not yet done (watcher)
   'inFlight', // files admitted to the pipeline, not yet stored (watcher)
-  'filesTotal', // files in the vault at the last reconcile (watcher)
+  'filesTotal', // notes on disk: the reconcile's count, then followed as notes are added and removed (watcher)
   'filesDone', // files finished since boot, any outcome (watcher)
   'chunksIndexed', // chunks written since boot (store-writer)
   'lastIndexedAt', // ms epoch of the last store commit (store-writer)
