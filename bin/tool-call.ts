@@ -23,8 +23,8 @@ export async function callToolCommand(
   let up = await findDaemon(cfg);
   if (!up) {
     requireVault(cfg);
-    const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir, toStderr: true });
-    daemon = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log, logToStderr: true });
+    const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir });
+    daemon = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log });
     await daemon.start();
     await daemon.whenCaughtUp();
     up = {

@@ -33,7 +33,6 @@ import { applyHeapSettings } from './heap-settings.js';
 export interface DaemonOptions {
   mode: 'serve' | 'oneshot';
   log: EventLogger;
-  logToStderr?: boolean;
   /** Index file to build (reindex builds a new one beside the live one); default `<data dir>/index.sqlite`. */
   dbFile?: string;
 }
@@ -106,7 +105,6 @@ export class Daemon {
         board: this.board.buffer,
         dbFile,
         mode: this.#o.mode,
-        logToStderr: this.#o.logToStderr ?? false,
         spawner: this.spawner.address,
       };
       this.handles[actor] = spawnActor<unknown, never>({
@@ -313,7 +311,7 @@ export class Daemon {
 
 /** Indexes the vault once into `file` with the ingest actors only (`memvault index`, and reindex's new file). */
 export async function indexOnce(cfg: Config, log: EventLogger, file: string): Promise<void> {
-  const d = new Daemon(cfg, { mode: 'oneshot', log, logToStderr: true, dbFile: file });
+  const d = new Daemon(cfg, { mode: 'oneshot', log, dbFile: file });
   await d.start();
   await d.whenCaughtUp();
   await d.stop('reindex built', 0);

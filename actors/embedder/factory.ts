@@ -104,8 +104,8 @@ async function onnxFolder(s: Extract<ProviderSettings, { kind: 'onnx' }>): Promi
     import('./providers/hub-log.js'),
     import('../../supervisors/runtime/log.js'),
   ]);
-  // stderr: stdout may be an MCP channel (`memvault mcp`) or a command's answer; one logger per thread
-  hubLog ??= s.log ? makeLogger('models', { level: s.log.level, dataDir: s.log.dataDir, toStderr: true }) : null;
+  // on stderr, as every log: stdout may be an MCP channel (`memvault mcp`) or a command's answer; one logger per thread
+  hubLog ??= s.log ? makeLogger('models', { level: s.log.level, dataDir: s.log.dataDir }) : null;
   const log = hubLog;
   const got = await ensureHubModel(
     s.hub,

@@ -121,10 +121,8 @@ export async function backfillCommand(a: Args): Promise<number> {
   const { episodes, unreadable } = a.from ? readExport(a.from) : { episodes: [], unreadable: 0 };
   const running = await findDaemon(cfg);
   if (!running) requireVault(cfg);
-  const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir, toStderr: true });
-  const sink = running
-    ? httpSink(running)
-    : await directSink(new Daemon(cfg, { mode: 'oneshot', log, logToStderr: true }), cfg.episodes.max_text_bytes);
+  const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir });
+  const sink = running ? httpSink(running) : await directSink(new Daemon(cfg, { mode: 'oneshot', log }), cfg.episodes.max_text_bytes);
 
   const results: SourceResult[] = [];
   const total = kinds.reduce((n, k) => n + episodes.filter((e) => e['type'] === k).length, 0);

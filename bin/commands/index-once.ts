@@ -14,8 +14,8 @@ export async function indexOnce(a: Args): Promise<number> {
   }
   requireVault(cfg);
   const tty = process.stderr.isTTY === true;
-  const log = makeLogger('main', { level: tty ? 'warn' : cfg.log.level, dataDir: cfg.data_dir, toStderr: true });
-  const daemon = new Daemon({ ...cfg, log: { level: tty ? 'warn' : cfg.log.level } }, { mode: 'oneshot', log, logToStderr: true });
+  const log = makeLogger('main', { level: tty ? 'warn' : cfg.log.level, dataDir: cfg.data_dir });
+  const daemon = new Daemon({ ...cfg, log: { level: tty ? 'warn' : cfg.log.level } }, { mode: 'oneshot', log });
   const started = Date.now();
   await daemon.start();
   const b = daemon.board;

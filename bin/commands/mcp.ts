@@ -15,7 +15,7 @@ export async function mcpCommand(a: Args): Promise<number> {
   if (!(await findDaemon(cfg))) requireVault(cfg);
   // `--agent NAME` (when the CLI parses it), else MEMVAULT_AGENT, else the MCP client's own name
   const agent = (a as Args & { agent?: string }).agent ?? process.env['MEMVAULT_AGENT'];
-  const log = makeLogger('main', { level: cfg.log.level, dataDir: cfg.data_dir, toStderr: true });
+  const log = makeLogger('main', { level: cfg.log.level, dataDir: cfg.data_dir });
   let daemon: Daemon | null = null;
 
   // `--token-file F`: call as that agent (its own credential and grant) rather than with the owner token
@@ -24,7 +24,7 @@ export async function mcpCommand(a: Args): Promise<number> {
     const running = await findDaemon(cfg);
     if (running) return agentToken ? { ...running, token: agentToken } : running;
     // no daemon for this vault: run one here, on a free loopback port, registered so other commands find it
-    const d = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log, logToStderr: true });
+    const d = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log });
     daemon = d;
     await d.start();
     const url = `http://127.0.0.1:${d.board.get('gatewayPort')}`;

@@ -19,7 +19,7 @@ export async function reindexCommand(a: Args): Promise<number> {
     return EXIT.ok;
   }
   requireVault(cfg);
-  const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir, toStderr: true });
+  const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir });
   const r = await rebuildIndex(cfg, log, (file) => indexOnce(cfg, log, file)).catch((err: unknown) => {
     if (err instanceof ReindexRunning) throw new CommandFailure(err.message);
     throw err;

@@ -17,8 +17,8 @@ export async function daemonFor(a: Args): Promise<{ d: Endpoint; stop: () => Pro
   const running = await findDaemon(cfg);
   if (running) return { d: running, stop: async () => {} };
   requireVault(cfg);
-  const log = makeLogger('main', { level: cfg.log.level === 'info' ? 'warn' : cfg.log.level, dataDir: cfg.data_dir, toStderr: true });
-  const daemon = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log, logToStderr: true });
+  const log = makeLogger('main', { level: cfg.log.level === 'info' ? 'warn' : cfg.log.level, dataDir: cfg.data_dir });
+  const daemon = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log });
   await daemon.start();
   await daemon.whenCaughtUp();
   const url = `http://127.0.0.1:${daemon.board.get('gatewayPort')}`;

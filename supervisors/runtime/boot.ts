@@ -12,8 +12,6 @@ export interface ActorBoot {
   dbFile: string;
   /** 'serve' keeps watching; 'oneshot' reconciles once (memvault index). */
   mode: 'serve' | 'oneshot';
-  /** CLI one-shots keep stdout for the progress bar and the answer. */
-  logToStderr: boolean;
   /** The embedder's and gateway's line to main's embedding pools (actors/embedder/pool-api.ts). */
   port?: MessagePort;
   /** The socket address of the daemon's spawner process, which runs git (main/spawner-host.ts). */
@@ -29,6 +27,6 @@ export function boot(): { b: ActorBoot; board: Board; log: EventLogger } {
   return {
     b,
     board: new Board(b.board),
-    log: makeLogger(b.actor, { level: b.config.log.level, dataDir: b.config.data_dir, toStderr: b.logToStderr }),
+    log: makeLogger(b.actor, { level: b.config.log.level, dataDir: b.config.data_dir }),
   };
 }

@@ -42,9 +42,12 @@ export type LogEvent =
 
 export type EventLogger = Logger & { event(name: LogEvent, fields?: Record<string, unknown>, msg?: string): void };
 
-/** A logger for one actor; writes JSON lines to stdout (or stderr for CLI one-shots) and to `<dataDir>/logs/memvault.log`. */
-export function makeLogger(actor: string, opts: { level: string; dataDir?: string; toStderr?: boolean }): EventLogger {
-  const streams: pino.StreamEntry[] = [{ stream: pino.destination({ dest: opts.toStderr ? 2 : 1, sync: true }) }];
+/**
+ * A logger for one actor; writes JSON lines to stderr and to `<dataDir>/logs/memvault.log`. Never stdout: it is the
+ * MCP channel of `memvault mcp`, and a command's answer (`--json`) elsewhere.
+ */
+export function makeLogger(actor: string, opts: { level: string; dataDir?: string }): EventLogger {
+  const streams: pino.StreamEntry[] = [{ stream: pino.destination({ dest: 2, sync: true }) }];
   if (opts.dataDir) {
     const file = logFile(actor, path.join(opts.dataDir, 'logs'));
     if (file) streams.push({ stream: file });
@@ -59,15 +62,15 @@ export function makeLogger(actor: string, opts: { level: string; dataDir?: strin
 }
 
 function notice(actor: string, code: string | undefined): void {
-  process.stdout.write(
-    `${JSON.stringify({ level: 40, time: new Date().toISOString(), actor, event: 'log_file_write_failed', code, msg: 'cannot write the log file; logging to stdout only until it can' })}\n`,
+  process.stderr.write(
+    `${JSON.stringify({ level: 40, time: new Date().toISOString(), actor, event: 'log_file_write_failed', code, msg: 'cannot write the log file; logging to stderr only until it can' })}\n`,
   );
 }
 
 /**
  * `<dir>/memvault.log`, or null when it cannot be opened (a read-only data disk). A full or read-only disk must not
  * crash the thread that logs (an unhandled 'error' throws): the stream keeps a line it could not write and writes it
- * with the next one that fits; stdout still gets every line. Said once per outage.
+ * with the next one that fits; stderr still gets every line. Said once per outage.
  */
 function logFile(actor: string, dir: string): pino.DestinationStream | null {
   let file: ReturnType<typeof pino.destination>;

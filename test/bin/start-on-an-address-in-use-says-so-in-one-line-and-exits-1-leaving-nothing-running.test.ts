@@ -1,4 +1,5 @@
 // `memvault start` on a port another program holds: one line naming the address, exit 1, and no thread or process left.
+// Nothing on stdout: the `config_loaded` log line went there before the error (logs are on stderr now, as JSON lines).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -18,19 +19,28 @@ t.test('start on an address in use says so in one line and exits 1 leaving nothi
   // every process the command forks inherits this: one still alive after it exits was left behind
   const mark = randomBytes(8).toString('hex');
   const child = spawn(BIN, ['start', '--vault', v.dir, '--listen', listen], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, MEMVAULT_TEST_MARK: mark },
   });
   let err = '';
+  let out = '';
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   t.teardown(() => child.kill('SIGKILL'));
   const [code, signal] = await within(exited, 60_000, 'memvault start to exit by itself');
   t.equal(signal, null, 'not killed');
   t.equal(code, 1, 'exit status 1');
-  t.equal(
-    err,
-    `memvault: ${listen} is in use (EADDRINUSE): stop what listens there or choose another address with --listen (or MEMVAULT_LISTEN)\n`,
+  t.equal(out, '', 'nothing on stdout');
+  const lines = err.split('\n').filter((l) => l !== '');
+  t.ok(
+    lines.some((l) => l.startsWith('{') && JSON.parse(l).event === 'config_loaded'),
+    'the log line is on stderr',
+  );
+  t.same(
+    lines.filter((l) => !l.startsWith('{')),
+    [`memvault: ${listen} is in use (EADDRINUSE): stop what listens there or choose another address with --listen (or MEMVAULT_LISTEN)`],
+    'besides the JSON log lines, one line',
   );
   t.same(processesWithEnv('MEMVAULT_TEST_MARK', mark), [], 'no process it started is still running');
 });
