@@ -68,7 +68,7 @@ export function runActor<In, Out, State = undefined, A extends Ask = never>(
   const crash = (err: unknown): void => {
     // Rethrown outside any promise, so it is an uncaught exception whatever --unhandled-rejections says.
     process.nextTick(() => {
-      throw err;
+      throw crossable(err);
     });
   };
 
@@ -226,4 +226,14 @@ export function runActor<In, Out, State = undefined, A extends Ask = never>(
         assertNever(fault);
     }
   }
+}
+
+/**
+ * An error as it can cross to the host thread. Node clones a plain Error whole (message, stack, own fields such as
+ * `code`), but an Error subclass it does not know — better-sqlite3's SqliteError — arrives as its own fields alone,
+ * its message lost: a damaged index stopped the daemon with "worker_error: [object Object]".
+ */
+function crossable(err: unknown): unknown {
+  if (!(err instanceof Error) || Object.getPrototypeOf(err) === Error.prototype) return err;
+  return Object.assign(new Error(err.message), err, { name: err.name, stack: err.stack });
 }
