@@ -6,8 +6,11 @@ import type { Episode, SourceType } from './episodes.js';
 export type MemoryFailReason = 'unavailable' | 'disk_full' | 'not_found' | 'bad_request';
 
 export type MemoryMsg =
-  /** Request: journal these episodes (fsync'd) and project them; answered with AppendResult. */
-  | { type: 'memory.append'; episodes: Array<{ ep: Episode; at: number }>; agent: string }
+  /**
+   * Request: journal these episodes (fsync'd) and project them; answered with AppendResult. With `guard` (an agent
+   * below admin) an item that would replace or delete another agent's task or chat message is refused, not journaled.
+   */
+  | { type: 'memory.append'; episodes: Array<{ ep: Episode; at: number }>; agent: string; guard: boolean }
   /** Request: close a chat session (its turns become final); answered with CloseResult. */
   | { type: 'memory.close_session'; session: string; agent: string }
   /** Request: forget an episode by id (a tombstone in the journal); answered with ForgetEpisodeResult. */
@@ -24,7 +27,8 @@ export type MemoryMsg =
   | { type: 'memory.fs_events'; paths: string[]; from: 'os' | 'git' };
 
 export type AppendResult =
-  | { ok: true; accepted: number; ids: string[]; first_seq: number; last_seq: number }
+  /** `refused`: positions in `episodes` left out because another agent recorded that id (with `guard` only). */
+  | { ok: true; accepted: number; ids: string[]; first_seq: number; last_seq: number; refused: number[] }
   | Failure<'unavailable' | 'disk_full'>;
 
 export type CloseResult = { ok: true; closed: boolean } | Failure<'unavailable' | 'disk_full'>;

@@ -10,11 +10,11 @@ import { readJsonBody, sendJson } from './http-body.js';
 import type { IndexView } from './index-view.js';
 import type { GatewayMetrics } from './metrics.js';
 import { httpStatus, type ToolFailReason } from './tools/types.js';
-import { episodeOwners } from './agents/episode-owner.js';
 import type { Principal } from './agents/store.js';
 
 export interface EpisodeBackend {
-  append(episodes: Array<{ ep: Episode; at: number }>, agent: string): Promise<AppendResult>;
+  /** `guard`: refuse items that would replace another agent's episode (an agent below admin), checked by the memory actor. */
+  append(episodes: Array<{ ep: Episode; at: number }>, agent: string, guard: boolean): Promise<AppendResult>;
   close(session: string, agent: string): Promise<CloseResult>;
   prune(): Promise<PruneResult>;
   forget(id: string, agent: string): Promise<ForgetEpisodeResult>;
@@ -32,7 +32,7 @@ export function requestBackend(ask: <T>(msg: object, timeoutMs: number) => Promi
     }
   };
   return {
-    append: (episodes, agent) => asking({ type: 'memory.append', episodes, agent }, 30_000),
+    append: (episodes, agent, guard) => asking({ type: 'memory.append', episodes, agent, guard }, 30_000),
     close: (session, agent) => asking({ type: 'memory.close_session', session, agent }, 30_000),
     prune: () => asking({ type: 'memory.prune' }, 300_000),
     forget: (id, agent) => asking({ type: 'memory.forget_episode', id, agent }, 30_000),
@@ -96,51 +96,49 @@ export function routeEpisodes(
   return null;
 }
 
-/**
- * Items that would replace or delete another agent's task or chat message (the same id): refused `forbidden` for an
- * agent below admin, so that no agent rewrites another's episodes nor, by becoming their recorder, may forget them.
- */
-function othersWork(d: EpisodeRouteDeps, principal: Principal, accepted: Checked['accepted']): Checked {
-  if (principal.kind !== 'agent' || principal.scope === 'admin') return { accepted, rejected: [] };
-  const out: Checked = { accepted: [], rejected: [] };
-  const ownerOf = episodeOwners(d.view.reader);
-  for (const a of accepted) {
-    const owner = ownerOf(a.ep);
-    if (owner === null || owner === principal.name) out.accepted.push(a);
-    else
-      out.rejected.push({
-        i: a.i,
-        reason: 'forbidden',
-        message: `episodes[${a.i}]: ${episodeId(a.ep)} was recorded by another agent; only an admin credential may replace or delete it`,
-      });
-  }
-  return out;
-}
-
 async function append(d: EpisodeRouteDeps, req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<number> {
   const agent = principal.name;
   const read = await readJsonBody(req, d.maxBodyBytes);
   if (!read.ok) return refuse(res, read.error.reason, read.error.message);
   const checked = checkEpisodes(read.result.body, { maxTextBytes: d.maxTextBytes, now: Date.now() });
   if (!checked.ok) return refuse(res, checked.error.reason, checked.error.message);
-  const owned = othersWork(d, principal, checked.result.accepted);
-  const accepted = owned.accepted;
-  const rejected = [...checked.result.rejected, ...owned.rejected].sort((x, y) => x.i - y.i);
+  const { accepted } = checked.result;
   const raw = (read.result.body as { episodes: unknown[] }).episodes;
-  for (const r of rejected) {
-    const t = (raw[r.i] as { type?: unknown } | null)?.type;
-    d.metrics.episodesRejected.inc({
-      source_type: typeof t === 'string' && ['chat', 'task', 'correction'].includes(t) ? t : 'unknown',
-      reason: r.reason,
-    });
-  }
-  if (accepted.length === 0)
+  const count = (rejected: Checked['rejected']) => {
+    for (const r of rejected) {
+      const t = (raw[r.i] as { type?: unknown } | null)?.type;
+      d.metrics.episodesRejected.inc({
+        source_type: typeof t === 'string' && ['chat', 'task', 'correction'].includes(t) ? t : 'unknown',
+        reason: r.reason,
+      });
+    }
+  };
+  if (accepted.length === 0) {
+    const rejected = checked.result.rejected;
+    count(rejected);
     return refuse(res, rejected[0]!.reason, `no episode was accepted: ${rejected[0]!.message}`, { accepted: 0, rejected });
+  }
+  // no agent below admin replaces or deletes another agent's task or chat message (the same id), nor, by becoming its
+  // recorder, may forget it: the memory actor knows who recorded each id, whether or not the index holds it yet
+  const guard = principal.kind === 'agent' && principal.scope !== 'admin';
   const r = await d.backend.append(
     accepted.map(({ ep, at }) => ({ ep, at })),
     agent,
+    guard,
   );
   if (!r.ok) return refuse(res, r.reason, r.message, { accepted: 0 });
+  const owned = r.refused.map((k) => {
+    const a = accepted[k]!;
+    return {
+      i: a.i,
+      reason: 'forbidden' as const,
+      message: `episodes[${a.i}]: ${episodeId(a.ep)} was recorded by another agent; only an admin credential may replace or delete it`,
+    };
+  });
+  const rejected = [...checked.result.rejected, ...owned].sort((x, y) => x.i - y.i);
+  count(rejected);
+  if (r.accepted === 0)
+    return refuse(res, rejected[0]!.reason, `no episode was accepted: ${rejected[0]!.message}`, { accepted: 0, rejected });
   sendJson(res, 200, { accepted: r.accepted, episode_ids: r.ids, ...(rejected.length ? { rejected } : {}), index: d.view.state() });
   return 200;
 }

@@ -17,7 +17,8 @@ import { taskVerbMatcher, type ChatSettings } from './chat.js';
 import { MemoryCore } from './core.js';
 import { dayOf, Journal } from './journal.js';
 import { Projector } from './projector.js';
-import { forgetChatWork, resolveForget, staleTurnWork } from './index-side.js';
+import { forgetChatWork, readCheckpoint, resolveForget, staleTurnWork } from './index-side.js';
+import { EpisodeOwners } from './owners.js';
 import { FactLogs } from './facts.js';
 import { memoryPaths } from './paths.js';
 import { memoryMetrics } from './metrics.js';
@@ -40,6 +41,8 @@ interface State {
    * returns before that, so the daemon is ready without waiting on it; appends are journaled and held meanwhile.
    */
   ready: Promise<void>;
+  /** Resolves once the ledger of who recorded what holds the journal from the index's checkpoint on: appends wait for it. */
+  owned: Promise<void>;
   facts: FactLogs;
   core: MemoryCore;
   projector: Projector;
@@ -51,6 +54,8 @@ let db = openIndex(b.dbFile, { readonly: true, cacheMiB: 4 });
 let reader = new IndexReader(db, { userId: cfg.user_id });
 let generation = board.get('indexGeneration');
 let replaying = true;
+/** Who recorded each episode accepted from the index's checkpoint on, indexed yet or not (the ownership checks). */
+const owners = new EpisodeOwners(() => reader);
 /** Records made durable while a replay runs: applied, in order, once it is done. */
 const held: JournalRecord[] = [];
 /** Fact log work, one step at a time (a sync reads the log and the index, then queues its diff). */
@@ -86,6 +91,7 @@ function report(ctx: Ctx, pending: number, oldest: number | null): void {
 
 /** Applies durable records now, or after the replay when one runs (records are applied in seq order). */
 function onDurable(s: State, records: JournalRecord[]): void {
+  for (const r of records) owners.note(r);
   if (replaying) held.push(...records);
   else s.core.apply(records);
 }
@@ -113,7 +119,14 @@ async function replay(ctx: Ctx, s: State, reason: string): Promise<void> {
   replaying = true;
   report(ctx, s.projector.pending, s.projector.oldestSince);
   const started = monotonicMs();
-  const r = await replayJournal({ journal: s.journal, core: s.core, projector: s.projector, reader, held });
+  const r = await replayJournal({
+    journal: s.journal,
+    core: s.core,
+    projector: s.projector,
+    reader,
+    held,
+    seen: (rec) => owners.note(rec),
+  });
   await facts(() => s.facts.reconcile());
   s.projector.hold(1); // still catching up (stale turns, the sweep) once appends flow again
   replaying = false;
@@ -147,20 +160,33 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
     switch (msg.type) {
       case 'memory.append': {
         if (!live) return ctx.reply(fail('unavailable', 'this process builds another index and does not take episodes'));
+        await s.owned;
+        // checked and entered in the ledger in the same step the journal numbers them: no other append comes between
+        const firstSeq = s.journal.nextSeq;
+        const refused = owners.admit(
+          msg.episodes.map((e) => e.ep),
+          msg.agent,
+          firstSeq,
+          msg.guard,
+        );
+        const taken = msg.episodes.filter((_, i) => !refused.includes(i));
+        if (taken.length === 0) return ctx.reply({ ok: true, accepted: 0, ids: [], first_seq: 0, last_seq: 0, refused });
         try {
           const recs = await s.journal.append(
-            msg.episodes.map((e) => ({ k: 'ep', ep: e.ep, at: e.at })),
+            taken.map((e) => ({ k: 'ep', ep: e.ep, at: e.at })),
             msg.agent,
           );
-          for (const e of msg.episodes) metrics.ingested.inc({ source_type: e.ep.type });
+          for (const e of taken) metrics.ingested.inc({ source_type: e.ep.type });
           ctx.reply({
             ok: true,
             accepted: recs.length,
             ids: recs.map((r) => (r.k === 'ep' ? episodeId(r.ep) : '')),
             first_seq: recs[0]?.seq ?? 0,
             last_seq: recs.at(-1)?.seq ?? 0,
+            refused,
           });
         } catch (err) {
+          taken.forEach((e, i) => owners.unnote(e.ep, firstSeq + i));
           log.error({ event: 'memory_ingest_failed', reason: 'journal', err: String(err) }, 'episodes could not be journaled');
           ctx.reply(diskFailure(err));
         }
@@ -202,9 +228,13 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
       case 'memory.prune':
         ctx.reply(await sweepOnce(sweepDeps(ctx, s)));
         return;
-      case 'memory.projected':
+      case 'memory.projected': {
         s.projector.projected(msg.batch);
+        // what the index's checkpoint has passed, the index answers for
+        const cp = owners.size > 0 ? readCheckpoint(reader) : null;
+        if (cp) owners.dropBefore(cp.seq);
         return;
+      }
       case 'memory.facts_appended':
         await facts(() => s.facts.appended(msg.path));
         return;
@@ -252,6 +282,13 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
       onRepair: (file, bytes) =>
         log.warn({ event: 'memory_journal_repaired', file, bytes }, 'cut off a torn last line (never acknowledged)'),
     });
+    // episodes journaled before this start and not in the index yet are still their agents' (a restart must not free them)
+    state.owned = (async () => {
+      for (const recs of state.journal.read(readCheckpoint(reader), state.journal.nextSeq)) {
+        for (const r of recs) owners.note(r);
+        await new Promise((r) => setImmediate(r)); // a long journal is read a file at a time, the thread answering meanwhile
+      }
+    })();
     state.projector = new Projector({
       embedder,
       reuse: (hashes) => reader.vectorsByChunkHash(hashes),

@@ -28,6 +28,8 @@ export async function replayJournal(d: {
   projector: Projector;
   reader: IndexReader;
   held: JournalRecord[];
+  /** Told of each record read (who recorded each episode: the ownership ledger). */
+  seen: (r: JournalRecord) => void;
 }): Promise<Replayed> {
   const from = readCheckpoint(d.reader);
   // nothing half-written while the files are read: every record below `until` is in them, every later one is held
@@ -37,7 +39,10 @@ export async function replayJournal(d: {
   d.core.startAt(from?.seq ?? 0, 0);
   const skip = new Map<string, number>();
   for (const recs of d.journal.read(from, until))
-    for (const r of recs) if (r.k === 'forget') skip.set(r.id, Math.max(skip.get(r.id) ?? 0, r.seq));
+    for (const r of recs) {
+      d.seen(r);
+      if (r.k === 'forget') skip.set(r.id, Math.max(skip.get(r.id) ?? 0, r.seq));
+    }
   let n = 0;
   for (const recs of d.journal.read(from, until)) {
     for (let i = 0; i < recs.length; i += STEP) {

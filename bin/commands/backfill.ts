@@ -71,7 +71,7 @@ async function directSink(daemon: Daemon, maxTextBytes: number): Promise<Sink> {
       const ok = checked.result.accepted;
       if (ok.length === 0) return { accepted: 0, rejected: checked.result.rejected.length, error: null };
       const r = (await daemon.router.request(
-        { type: 'memory.append', episodes: ok.map(({ ep, at }) => ({ ep, at })), agent: 'backfill' },
+        { type: 'memory.append', episodes: ok.map(({ ep, at }) => ({ ep, at })), agent: 'backfill', guard: false },
         'main',
         60_000,
       )) as AppendResult;

@@ -7,7 +7,7 @@ import type { ToolName } from '../tools/tool-def.js';
 import { toolFail, type ToolError } from '../tools/types.js';
 import { ANYWHERE_WRITES, authorize } from './scopes.js';
 import type { Principal } from './store.js';
-import { sessionSenders } from './episode-owner.js';
+import { sessionSenders } from '../../memory/owners.js';
 
 /** Null when the call may go ahead; else the `forbidden` refusal to answer with. */
 export function checkGrant(

@@ -17,6 +17,8 @@ export interface EmbeddingsServer {
   requests: Array<{ headers: IncomingHttpHeaders; model: string; input: string[] }>;
   /** Replies used, one per request, before the server falls back to answering normally. */
   script: Reply[];
+  /** Holds every answer from now on until the returned function is called (then they go out in order). */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export function hashVector(text: string, dim: number): number[] {
 export async function startEmbeddingsServer(dim = 8): Promise<EmbeddingsServer> {
   const requests: EmbeddingsServer['requests'] = [];
   const script: Reply[] = [];
+  let held: Promise<void> | null = null;
   const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
@@ -44,8 +47,12 @@ export async function startEmbeddingsServer(dim = 8): Promise<EmbeddingsServer> 
         return { status: 200, body: JSON.stringify({ object: 'list', data, model: body.model }) };
       })();
       if (reply.hang) return;
-      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-      res.end(reply.body);
+      const send = () => {
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+        res.end(reply.body);
+      };
+      if (held) void held.then(send);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,6 +61,14 @@ export async function startEmbeddingsServer(dim = 8): Promise<EmbeddingsServer> 
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     script,
+    hold() {
+      let release!: () => void;
+      held = new Promise<void>((r) => (release = r));
+      return () => {
+        held = null;
+        release();
+      };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

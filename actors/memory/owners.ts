@@ -1,0 +1,115 @@
+// Who recorded each episode, for the memory actor's ownership checks: the episodes accepted but maybe not in the index
+// yet (a ledger kept from the journal's records, the newest record of an id winning), then the index for the rest.
+// An append is checked and entered here in one synchronous step, so two agents racing for one new id cannot both win.
+import { episodeId, type Episode, type JournalRecord } from '../../messages/episodes.js';
+import type { IndexReader } from '../store-writer/index-reader.js';
+
+/**
+ * The sender of each message of a session's indexed turns (a turn's own `agent` is only its last message's); a row
+ * from before messages carried their sender stands for its whole turn with the turn's agent (`id` null).
+ */
+export function sessionSenders(reader: IndexReader, session: string): Array<{ id: string | null; agent: string }> {
+  return reader
+    .documentsWithPrefix('chat', `${session}:`)
+    .filter((d) => d.metadata['session_id'] === session)
+    .flatMap((d): Array<{ id: string | null; agent: string }> => {
+      const turn = String(d.metadata['agent'] ?? '');
+      const messages = (d.metadata['messages'] ?? []) as Array<{ id: string; agent?: string }>;
+      return messages.length > 0 ? messages.map((m) => ({ id: m.id, agent: m.agent ?? turn })) : [{ id: null, agent: turn }];
+    });
+}
+
+interface Entry {
+  agent: string;
+  seq: number;
+}
+
+/**
+ * The recorder of every episode journaled from the index's checkpoint on (whatever the index holds of it yet), by
+ * journal id. Entries below the checkpoint are dropped as it moves: those episodes are in the index, or in a closed
+ * chat stretch whose messages the index does not keep (a role or a length it leaves out).
+ */
+export class EpisodeOwners {
+  readonly #reader: () => IndexReader;
+  /** In seq order, mostly (a replay enters older records after newer ones: an entry is only ever replaced by a newer one). */
+  readonly #recent = new Map<string, Entry>();
+
+  constructor(reader: () => IndexReader) {
+    this.#reader = reader;
+  }
+
+  get size(): number {
+    return this.#recent.size;
+  }
+
+  /** Follows a journal record: an episode's id is its agent's from `seq` on, a forget frees the ids it names. */
+  note(r: JournalRecord): void {
+    if (r.k === 'ep') this.#set(episodeId(r.ep), { agent: r.agent, seq: r.seq });
+    else if (r.k === 'forget') {
+      const prefix = r.id.startsWith('chat:') && r.id.split(':').length === 2 ? `${r.id}:` : null;
+      for (const [id, e] of this.#recent)
+        if ((id === r.id || (prefix !== null && id.startsWith(prefix))) && e.seq < r.seq) this.#recent.delete(id);
+    }
+  }
+
+  /** Takes back what an append entered when its journal write failed (unless a later record replaced it meanwhile). */
+  unnote(ep: Episode, seq: number): void {
+    const id = episodeId(ep);
+    if (this.#recent.get(id)?.seq === seq) this.#recent.delete(id);
+  }
+
+  /** Drops the entries of records before `seq` (the index's checkpoint): the index answers for them. */
+  dropBefore(seq: number): void {
+    for (const [id, e] of this.#recent) {
+      if (e.seq >= seq) break;
+      this.#recent.delete(id);
+    }
+  }
+
+  /**
+   * Enters `eps`, about to be journaled as `agent`'s with seqs from `firstSeq` on, in order; with `guard`, an item that
+   * would replace or delete another agent's task or chat message (the same id) is left out. Answers the positions
+   * left out; the rest get their seqs in order. One synchronous step: a later append sees these entries.
+   */
+  admit(eps: readonly Episode[], agent: string, firstSeq: number, guard: boolean): number[] {
+    const refused: number[] = [];
+    const senders = new Map<string, Map<string, string>>();
+    let seq = firstSeq;
+    eps.forEach((ep, i) => {
+      const owner = guard ? this.#ownerOf(ep, senders) : null;
+      if (owner !== null && owner !== agent) refused.push(i);
+      else this.#set(episodeId(ep), { agent, seq: seq++ });
+    });
+    return refused;
+  }
+
+  /**
+   * Who recorded the episode `ep` would replace or delete (the same task or chat message id), null when no one has;
+   * a session's indexed senders are read once per append. A correction is never replaced (the same correction_id
+   * again is a no-op), so it has no owner to ask.
+   */
+  #ownerOf(ep: Episode, sessions: Map<string, Map<string, string>>): string | null {
+    if (ep.type === 'correction') return null;
+    const held = this.#recent.get(episodeId(ep));
+    if (held) return held.agent;
+    const reader = this.#reader();
+    if (ep.type === 'task') {
+      const a = reader.document('task', ep.task_id)?.metadata['agent'];
+      return typeof a === 'string' ? a : null;
+    }
+    let senders = sessions.get(ep.session_id);
+    if (!senders) {
+      senders = new Map();
+      for (const s of sessionSenders(reader, ep.session_id)) if (s.id !== null) senders.set(s.id, s.agent);
+      sessions.set(ep.session_id, senders);
+    }
+    return senders.get(ep.message_id) ?? null;
+  }
+
+  #set(id: string, e: Entry): void {
+    const old = this.#recent.get(id);
+    if (old && old.seq > e.seq) return;
+    this.#recent.delete(id); // to the end: the map stays in seq order for dropBefore
+    this.#recent.set(id, e);
+  }
+}
