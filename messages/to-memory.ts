@@ -3,7 +3,7 @@
 import type { Failure } from './common.js';
 import type { Episode, SourceType } from './episodes.js';
 
-export type MemoryFailReason = 'unavailable' | 'disk_full' | 'not_found' | 'bad_request';
+export type MemoryFailReason = 'unavailable' | 'disk_full' | 'not_found' | 'bad_request' | 'forbidden';
 
 export type MemoryMsg =
   /**
@@ -13,8 +13,11 @@ export type MemoryMsg =
   | { type: 'memory.append'; episodes: Array<{ ep: Episode; at: number }>; agent: string; guard: boolean }
   /** Request: close a chat session (its turns become final); answered with CloseResult. */
   | { type: 'memory.close_session'; session: string; agent: string }
-  /** Request: forget an episode by id (a tombstone in the journal); answered with ForgetEpisodeResult. */
-  | { type: 'memory.forget_episode'; id: string; agent: string }
+  /**
+   * Request: forget an episode by id (a tombstone in the journal); answered with ForgetEpisodeResult. With `guard` (an
+   * agent below admin) only what `agent` alone recorded, indexed or not, is forgotten: else `forbidden`.
+   */
+  | { type: 'memory.forget_episode'; id: string; agent: string; guard: boolean }
   /** Request: a retention sweep now (`memvault prune`); answered with PruneResult. */
   | { type: 'memory.prune' }
   /** The store writer applied projection batch `batch`. */

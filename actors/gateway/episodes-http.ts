@@ -17,7 +17,8 @@ export interface EpisodeBackend {
   append(episodes: Array<{ ep: Episode; at: number }>, agent: string, guard: boolean): Promise<AppendResult>;
   close(session: string, agent: string): Promise<CloseResult>;
   prune(): Promise<PruneResult>;
-  forget(id: string, agent: string): Promise<ForgetEpisodeResult>;
+  /** `guard`: only what `agent` alone recorded (an agent below admin), checked by the memory actor. */
+  forget(id: string, agent: string, guard: boolean): Promise<ForgetEpisodeResult>;
 }
 
 /** The memory actor reached by requests through main; no answer (a restart, a timeout) is `unavailable`. */
@@ -35,7 +36,7 @@ export function requestBackend(ask: <T>(msg: object, timeoutMs: number) => Promi
     append: (episodes, agent, guard) => asking({ type: 'memory.append', episodes, agent, guard }, 30_000),
     close: (session, agent) => asking({ type: 'memory.close_session', session, agent }, 30_000),
     prune: () => asking({ type: 'memory.prune' }, 300_000),
-    forget: (id, agent) => asking({ type: 'memory.forget_episode', id, agent }, 30_000),
+    forget: (id, agent, guard) => asking({ type: 'memory.forget_episode', id, agent, guard }, 30_000),
   };
 }
 

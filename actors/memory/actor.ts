@@ -205,10 +205,21 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
       }
       case 'memory.forget_episode': {
         if (!live) return ctx.reply(fail('unavailable', 'this process builds another index and does not take episodes'));
-        const ids = resolveForget(reader, s.core, msg.id);
+        await s.owned;
+        const ids = resolveForget(reader, s.core, msg.id, (id) => owners.holds(id));
         if (ids.length === 0)
           return ctx.reply(
             fail('not_found', `no episode has the id "${msg.id}" (ids look like chat:<session>:<message>, task:<id>, correction:<id>)`),
+          );
+        // after not_found: every agent may search every episode, so saying which ids exist tells it nothing new
+        if (msg.guard && owners.soleRecorder(msg.id) !== msg.agent)
+          return ctx.reply(
+            fail(
+              'forbidden',
+              msg.id.startsWith('chat:')
+                ? `episode ${msg.id} is in a chat session another agent spoke in; only an admin credential may forget it`
+                : `episode ${msg.id} was recorded by another agent; only an admin credential may forget it`,
+            ),
           );
         try {
           await s.journal.append(

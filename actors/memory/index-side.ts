@@ -82,24 +82,25 @@ export function staleTurnWork(reader: IndexReader, core: MemoryCore, stretches: 
 
 /**
  * The journal ids an episode id names when it is forgotten: a message, or every message of a turn (`chat:<turn id>`
- * as results carry it), or a whole session (`chat:<session>`), a task, a correction. Empty: nothing by that id.
+ * as results carry it), or a whole session (`chat:<session>`), a task, a correction. Empty: nothing by that id, in the
+ * index, the open session or the episodes accepted and not yet applied (`pending`).
  */
-export function resolveForget(reader: IndexReader, core: MemoryCore, id: string): string[] {
+export function resolveForget(reader: IndexReader, core: MemoryCore, id: string, pending: (id: string) => boolean): string[] {
   const colon = id.indexOf(':');
   const kind = id.slice(0, colon);
   const rest = id.slice(colon + 1);
   if (colon < 0 || rest === '') return [];
   if (kind === 'task' || kind === 'correction') {
-    return reader.document(kind, rest) !== null ? [id] : [];
+    return reader.document(kind, rest) !== null || pending(id) ? [id] : [];
   }
   if (kind !== 'chat') return [];
   const c = rest.indexOf(':');
   const session = c < 0 ? rest : rest.slice(0, c);
   const open = core.session(session);
   const turns = turnsOf(reader, session);
-  if (c < 0) return open || turns.length ? [`chat:${session}`] : [];
+  if (c < 0) return open || turns.length || pending(id) ? [`chat:${session}`] : [];
   const part = rest.slice(c + 1);
-  if (open?.has(part) || turns.some((t) => t.messages.some((m) => m.id === part))) return [`chat:${session}:${part}`];
+  if (open?.has(part) || turns.some((t) => t.messages.some((m) => m.id === part)) || pending(id)) return [`chat:${session}:${part}`];
   const held = open?.turnMessages(rest) ?? turns.find((t) => t.sourceId === rest)?.messages.map((m) => m.id);
   return held ? held.map((m) => `chat:${session}:${m}`) : [];
 }

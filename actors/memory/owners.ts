@@ -19,6 +19,22 @@ export function sessionSenders(reader: IndexReader, session: string): Array<{ id
     });
 }
 
+/** `[before, after]` the first ':' (one element when there is none). */
+function splitOnce(s: string): string[] {
+  const c = s.indexOf(':');
+  return c < 0 ? [s] : [s.slice(0, c), s.slice(c + 1)];
+}
+
+/** `chat:<session>` (a session id holds no ':'): a forget of the whole session. */
+function isSession(id: string): boolean {
+  return id.startsWith('chat:') && id.indexOf(':', 5) < 0;
+}
+
+/** Whether forgetting `forgotten` removes the episode `id`. */
+function names(forgotten: string, id: string): boolean {
+  return id === forgotten || (isSession(forgotten) && id.startsWith(`${forgotten}:`));
+}
+
 interface Entry {
   agent: string;
   seq: number;
@@ -46,10 +62,36 @@ export class EpisodeOwners {
   note(r: JournalRecord): void {
     if (r.k === 'ep') this.#set(episodeId(r.ep), { agent: r.agent, seq: r.seq });
     else if (r.k === 'forget') {
-      const prefix = r.id.startsWith('chat:') && r.id.split(':').length === 2 ? `${r.id}:` : null;
-      for (const [id, e] of this.#recent)
-        if ((id === r.id || (prefix !== null && id.startsWith(prefix))) && e.seq < r.seq) this.#recent.delete(id);
+      for (const [id, e] of this.#recent) if (names(r.id, id) && e.seq < r.seq) this.#recent.delete(id);
     }
+  }
+
+  /** Whether an episode journaled from the checkpoint on has `id` (with `chat:<session>`: any message of the session). */
+  holds(id: string): boolean {
+    if (this.#recent.has(id)) return true;
+    if (!isSession(id)) return false;
+    for (const k of this.#recent.keys()) if (names(id, k)) return true;
+    return false;
+  }
+
+  /**
+   * Who alone recorded what forgetting `id` removes, indexed or not: a task's or correction's agent; for a chat
+   * message, turn or session, the one agent of all the session's messages (a session several agents spoke in has
+   * none, so only an admin forgets in it). Null when there is none.
+   */
+  soleRecorder(id: string): string | null {
+    const [kind = '', rest = ''] = splitOnce(id);
+    if (kind === 'task' || kind === 'correction') {
+      const held = this.#recent.get(id);
+      if (held) return held.agent;
+      const a = this.#reader().document(kind, rest)?.metadata['agent'];
+      return typeof a === 'string' ? a : null;
+    }
+    if (kind !== 'chat') return null;
+    const session = splitOnce(rest)[0] ?? rest;
+    const agents = new Set(sessionSenders(this.#reader(), session).map((s) => s.agent));
+    for (const [k, e] of this.#recent) if (names(`chat:${session}`, k)) agents.add(e.agent);
+    return agents.size === 1 ? [...agents][0]! || null : null;
   }
 
   /** Takes back what an append entered when its journal write failed (unless a later record replaced it meanwhile). */

@@ -1,13 +1,11 @@
 // The grant check for one tool call, its arguments already parsed: what the call would write (the note's checked path,
 // the fact log) and whether it reaches other agents' work, put to scopes.ts's authorize before the tool runs.
-import type { IndexReader } from '../../store-writer/index-reader.js';
 import type { ToolDeps } from '../tools/deps.js';
 import { checkVaultPath } from '../tools/read-path.js';
 import type { ToolName } from '../tools/tool-def.js';
 import { toolFail, type ToolError } from '../tools/types.js';
 import { ANYWHERE_WRITES, authorize } from './scopes.js';
 import type { Principal } from './store.js';
-import { sessionSenders } from '../../memory/owners.js';
 
 /** Null when the call may go ahead; else the `forbidden` refusal to answer with. */
 export function checkGrant(
@@ -35,29 +33,11 @@ export function checkGrant(
   return r.ok ? null : toolFail('forbidden', r.message);
 }
 
-/** Facts and episodes an agent may forget: its own, unless it is admin (or the owner). */
+/** Facts an agent may forget: its own, unless it is admin (or the owner); episodes are checked by the memory actor. */
 export function ownsWork(p: Principal | undefined, recordedBy: string | null | undefined): boolean {
   if (!p || p.kind === 'owner' || p.scope === 'admin') return true;
   if (!recordedBy) return false;
   return recordedBy === p.name || recordedBy.startsWith(`${p.name} · `);
-}
-
-/** Who recorded an episode, from the index: a task's or correction's agent, or the one agent of a chat session's messages. */
-export function episodeOwner(reader: IndexReader, id: string): string | null {
-  const colon = id.indexOf(':');
-  const kind = id.slice(0, colon);
-  const rest = id.slice(colon + 1);
-  if (colon < 0 || rest === '') return null;
-  if (kind === 'task' || kind === 'correction') {
-    const a = reader.document(kind, rest)?.metadata['agent'];
-    return typeof a === 'string' ? a : null;
-  }
-  if (kind !== 'chat') return null;
-  const c = rest.indexOf(':');
-  const session = c < 0 ? rest : rest.slice(0, c);
-  const agents = new Set(sessionSenders(reader, session).map((s) => s.agent));
-  // a session not indexed yet, or one several agents spoke in, has no single owner: only an admin forgets in it
-  return agents.size === 1 ? [...agents][0]! || null : null;
 }
 
 /**

@@ -7,7 +7,7 @@ import { factContentHash, factCopies, formatFactLine, normaliseFact, parseFactLi
 import { readIfPresent } from '../../memory/read-if-present.js';
 import type { ToolDeps } from './deps.js';
 import { def, type ToolDef } from './tool-def.js';
-import { episodeOwner, factWho, ownsWork } from '../agents/guard.js';
+import { factWho, ownsWork } from '../agents/guard.js';
 import { toolFail, type CallContext, type ToolOutcome, type WriteBackend } from './types.js';
 
 /** How a fact is waited on in the gateway's IndexWaiter (a vault path never holds a NUL). */
@@ -134,12 +134,9 @@ async function forgetFact(d: ToolDeps, ctx: CallContext, id: string, reason: str
 async function forget(d: ToolDeps, ctx: CallContext, a: z.infer<typeof forgetArgs>): Promise<ToolOutcome> {
   if (a.episode_id !== undefined) {
     if (!d.episodes) return toolFail('unavailable', 'no memory actor runs in this process');
-    if (!ownsWork(ctx.principal, episodeOwner(d.view.reader, a.episode_id)))
-      return toolFail(
-        'forbidden',
-        `episode ${a.episode_id} was not recorded by this credential (or is not indexed yet); only an admin credential may forget it`,
-      );
-    const r = await d.episodes.forget(a.episode_id, ctx.agent);
+    // the memory actor knows who recorded each episode, indexed or not: an id that is nowhere is not_found, another's forbidden
+    const p = ctx.principal;
+    const r = await d.episodes.forget(a.episode_id, ctx.agent, p?.kind === 'agent' && p.scope !== 'admin');
     if (!r.ok) return toolFail(r.reason === 'disk_full' ? 'disk_full' : r.reason, r.message);
     return { ok: true, result: { forgotten: r.forgotten.map((episode_id) => ({ episode_id })) } };
   }
