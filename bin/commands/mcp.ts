@@ -7,7 +7,7 @@ import { VERSION } from '../../supervisors/runtime/version.js';
 import { mcpInstructions } from '../../actors/gateway/tools/instructions.js';
 import { runStdioProxy, type Upstream } from '../../actors/gateway/tools/stdio-proxy.js';
 import { Daemon } from '../../main/daemon.js';
-import { configFor, EXIT, requireVault, type Args } from '../args.js';
+import { CommandFailure, configFor, EXIT, requireVault, type Args } from '../args.js';
 import { findDaemon, removeDaemonInfo, writeDaemonInfo } from '../client.js';
 
 export async function mcpCommand(a: Args): Promise<number> {
@@ -35,6 +35,21 @@ export async function mcpCommand(a: Args): Promise<number> {
   upstream.catch((err: unknown) =>
     log.error({ err: String((err as Error)?.stack ?? err) }, 'could not reach or start a daemon; tool calls answer `unavailable`'),
   );
+  // an agent's token is put to the daemon once, before any MCP session: a revoked or made-up one connected fine and
+  // then had every call answer `unauthorized`
+  if (agentToken !== null && a.tokenFile !== undefined) {
+    const up = await upstream.catch(() => null);
+    const refused = up ? await tokenRefused(up, a.tokenFile) : null;
+    if (refused !== null) {
+      const d = daemon as Daemon | null;
+      if (d) {
+        await d.stop('mcp stdio: token refused');
+        removeDaemonInfo(cfg.data_dir, process.pid);
+      }
+      process.stdin.destroy();
+      throw new CommandFailure(refused);
+    }
+  }
 
   const proxy = await runStdioProxy({
     upstream,
@@ -61,4 +76,37 @@ export async function mcpCommand(a: Args): Promise<number> {
   }
   process.stdin.destroy();
   return EXIT.ok;
+}
+
+/**
+ * Why the daemon refuses `up.token` (`unauthorized: …`), or null when it takes it (or could not say: the session then
+ * starts, and calls report what they meet). An MCP initialize at /mcp: what the proxy sends first anyway, and it spends
+ * none of the agent's rate nor writes an audit line unless it is refused.
+ */
+async function tokenRefused(up: Upstream, tokenFile: string): Promise<string | null> {
+  let status: number;
+  try {
+    const r = await fetch(new URL('/mcp', up.url), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${up.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-memvault-transport': 'stdio',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'memvault-token-check', version: VERSION } },
+      }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    status = r.status;
+    await r.body?.cancel();
+  } catch {
+    return null;
+  }
+  if (status !== 401) return null;
+  return `unauthorized: the daemon at ${up.url} refused the token in ${tokenFile}; it was revoked or rotated, or is not one of this vault's agents (memvault agents list; rotate gives a new one)`;
 }
