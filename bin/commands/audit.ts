@@ -17,10 +17,14 @@ export async function auditCommand(a: Args): Promise<number> {
     process.stdout.write(`${JSON.stringify({ entries }, null, 2)}\n`);
     return EXIT.ok;
   }
-  for (const e of entries)
+  for (const e of entries) {
+    // what it changed: the commit (short), the ids, and the paths besides the target already shown
+    const c = e.changed;
+    const changed = c ? [c.commit?.slice(0, 10), ...(c.ids ?? []), ...(c.paths ?? []).filter((p) => p !== e.path)].filter(Boolean) : [];
     process.stdout.write(
-      `${e.t}  ${e.agent.padEnd(16)} ${e.tool.padEnd(18)} ${e.outcome.padEnd(14)} ${String(e.ms).padStart(8)} ms  ${e.path ?? (e.query_hash ? `query#${e.query_hash}` : '')}\n`,
+      `${e.t}  ${e.agent.padEnd(16)} ${e.tool.padEnd(18)} ${e.outcome.padEnd(14)} ${String(e.ms).padStart(8)} ms  ${e.path ?? (e.query_hash ? `query#${e.query_hash}` : '')}${changed.length ? `  [${changed.join(' ')}]` : ''}\n`,
     );
+  }
   if (entries.length === 0) process.stderr.write('no audit entries match\n');
   return EXIT.ok;
 }

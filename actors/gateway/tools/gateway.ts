@@ -252,7 +252,7 @@ export class ToolGateway implements ToolServer {
     d.metrics.calls.inc({ tool: name, transport: ctx.transport, outcome: label });
     d.metrics.callSeconds.observe({ tool: name }, seconds);
     const args = (rawArgs ?? {}) as Record<string, unknown>;
-    d.audit?.(auditEntry(name, rawArgs, ctx, label, seconds * 1000));
+    d.audit?.(auditEntry(name, rawArgs, ctx, label, seconds * 1000, outcome.ok ? outcome.result : undefined));
     d.log.event('gateway_request', {
       tool: name,
       agent: ctx.agent,
