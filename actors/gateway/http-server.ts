@@ -19,7 +19,7 @@ import { httpStatus } from './tools/types.js';
 import { routePage, type PageDeps } from './page/routes.js';
 import type { DavDeps } from './webdav/dav.js';
 import { DAV_PREFIX } from './webdav/dav-paths.js';
-import { admit, spendRate, type Gate } from './agents/http-gate.js';
+import { admit, spendRate, type Gate, type Retired } from './agents/http-gate.js';
 import type { Principal } from './agents/principal.js';
 import { routeAudit } from './agents/route-audit.js';
 
@@ -87,6 +87,8 @@ export function createHttpServer(d: HttpDeps): Server {
   /** Who each admitted request is: the audit line written when it is answered names them. */
   const callers = new WeakMap<IncomingMessage, Principal>();
   const refusedAtDoor = new WeakSet<IncomingMessage>();
+  /** Refused tokens that were an agent's (revoked, rotated out): the audit line names the agent. */
+  const retiredCallers = new WeakMap<IncomingMessage, Retired>();
   async function route(req: IncomingMessage, res: ServerResponse): Promise<number> {
     const url = new URL(req.url ?? '/', 'http://x');
     const p = url.pathname;
@@ -108,6 +110,7 @@ export function createHttpServer(d: HttpDeps): Server {
       if (!a.ok) {
         refusedAtDoor.add(req);
         if (a.status === 401) {
+          if (a.retired) retiredCallers.set(req, a.retired);
           d.metrics.authFailures.inc();
           d.log.event('auth_failed', { path: p, remote: req.socket.remoteAddress });
         } else if (a.principal) callers.set(req, a.principal);
@@ -192,7 +195,16 @@ export function createHttpServer(d: HttpDeps): Server {
         d.metrics.requests.inc({ transport: 'http', route: routeLabel(req.url), status: String(f.status) });
         if (!res.headersSent) send(res, f.status, { error: { reason: f.reason, message: f.message } });
         else res.end();
-        routeAudit(gate.audit, req.url, callers.get(req), f.status, f.reason, performance.now() - started, refusedAtDoor.has(req));
+        routeAudit(
+          gate.audit,
+          req.url,
+          callers.get(req),
+          f.status,
+          f.reason,
+          performance.now() - started,
+          refusedAtDoor.has(req),
+          retiredCallers.get(req) ?? null,
+        );
       },
     );
   });

@@ -63,13 +63,15 @@ export async function agentsCommand(a: Args): Promise<number> {
       return EXIT.ok;
     }
     case 'revoke':
-      done(revokeAgent(cfg.data_dir, needName()));
+      done(revokeAgent(cfg.data_dir, needName(), now));
       process.stdout.write(`agent ${name} revoked: its token is refused from its next request\n`);
       return EXIT.ok;
     case 'list': {
       const agents = readAgents(cfg.data_dir).agents;
       const last = new Map<string, string>();
-      for (const e of await readAudit(cfg.data_dir, {})) if (e.kind === 'agent') last.set(e.agent, e.t);
+      // a token taken back (revoked, rotated out) still calling is not the agent using its credential
+      for (const e of await readAudit(cfg.data_dir, {}))
+        if (e.kind === 'agent' && e.outcome !== 'revoked' && e.outcome !== 'rotated') last.set(e.agent, e.t);
       const rows = agents.map((x) => ({
         name: x.name,
         scope: x.scope,

@@ -8,8 +8,16 @@ import type { RateLimiter } from './rate-limit.js';
 
 export interface Gate {
   resolve(authorization: string | undefined, agentHeader: string | string[] | undefined): Promise<Principal | null>;
+  /** Whose revoked or rotated-out credential a refused token is (the audit trail names it); absent: never known. */
+  retired?(authorization: string | undefined): Promise<Retired | null>;
   limiter: RateLimiter | null;
   audit: ((e: AuditEvent) => void) | null;
+}
+
+/** A refused token that was an agent's: its name, and whether it was revoked or rotated out. */
+export interface Retired {
+  name: string;
+  why: 'revoked' | 'rotated';
 }
 
 export type Admission =
@@ -22,6 +30,8 @@ export type Admission =
       headers: Record<string, string>;
       /** Known for 403 and 429 (the audit trail names it). */
       principal: Principal | null;
+      /** For a 401: the agent whose revoked or rotated-out token it is, if it is one. */
+      retired?: Retired | null;
     };
 
 /** The scope a path needs; `tool` for a single tool call (checked per tool), null for no such route. */
@@ -55,6 +65,7 @@ export async function admit(g: Gate, req: IncomingMessage, pathname: string): Pr
       message: 'send `Authorization: Bearer <token>`: the owner token in <data dir>/token, or an agent token from `memvault agents add`',
       headers: { 'www-authenticate': 'Bearer' },
       principal: null,
+      retired: (await g.retired?.(req.headers.authorization)) ?? null,
     };
   const route = routeOf(pathname);
   if (route !== null && route !== 'tool') {

@@ -3,7 +3,8 @@
 import { Counter, register, type Registry } from 'prom-client';
 import type { AuditEvent } from './audit-entry.js';
 
-const REFUSALS = new Set(['forbidden', 'rate_limited', 'unauthorized', 'sensitive']);
+// `revoked`, `rotated`: an unauthorized token that was an agent's, audited under its name (route-audit.ts)
+const REFUSALS = new Set(['forbidden', 'rate_limited', 'unauthorized', 'sensitive', 'revoked', 'rotated']);
 
 export function agentMetrics(registry: Registry = register) {
   const calls =
@@ -18,7 +19,7 @@ export function agentMetrics(registry: Registry = register) {
     (registry.getSingleMetric('memvault_agent_refusals_total') as Counter<'agent' | 'reason'> | undefined) ??
     new Counter<'agent' | 'reason'>({
       name: 'memvault_agent_refusals_total',
-      help: 'Calls refused for the caller: forbidden (scope, folders, ownership), rate_limited, unauthorized, sensitive',
+      help: 'Calls refused for the caller: forbidden (scope, folders, ownership), rate_limited, unauthorized (revoked, rotated: an old token of that agent), sensitive',
       labelNames: ['agent', 'reason'],
       registers: [registry],
     });

@@ -4,7 +4,16 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { sanitiseAgent } from '../tools/types.js';
-import { type AgentRecord, agentsFile, isReservedAgentName, keyIdOf, type Principal, readAgents, verifyToken } from './store.js';
+import {
+  type AgentRecord,
+  agentsFile,
+  isReservedAgentName,
+  keyIdOf,
+  type Principal,
+  readAgents,
+  type RetiredRecord,
+  verifyToken,
+} from './store.js';
 
 export type { Principal } from './store.js';
 
@@ -31,6 +40,8 @@ export class Authenticator {
   readonly #owner: Buffer;
   #stamp = '';
   #byKey = new Map<string, AgentRecord>();
+  /** Credentials taken back (revoked, rotated out), by key id: a refusal of one names its agent in the audit trail. */
+  #retired = new Map<string, RetiredRecord>();
   /**
    * sha256(token) → the stored hash it was verified against. Still valid while the record keeps that hash (a rewrite
    * for another agent costs no scrypt again); a rotation or a revoke changes or drops the hash, and the entry with it.
@@ -70,6 +81,24 @@ export class Authenticator {
     };
   }
 
+  /**
+   * Whose taken-back credential the token in `authorization` is (revoked, or rotated out), or null: a token no agent
+   * holds now (resolve said null). Verified against the stored hash, so only the real old token is named.
+   */
+  async retired(authorization: string | undefined): Promise<{ name: string; why: RetiredRecord['why'] } | null> {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+    if (!token?.startsWith('mv_') || this.#o.dataDir === null) return null;
+    this.#reload();
+    const rec = this.#retired.get(keyIdOf(token));
+    if (!rec) return null;
+    const cacheKey = sha256(token).toString('hex');
+    if (this.#verified.get(cacheKey) !== rec.hash) {
+      if (!(await verifyToken(token, rec.hash))) return null;
+      this.#verified.set(cacheKey, rec.hash);
+    }
+    return { name: rec.name, why: rec.why };
+  }
+
   /** Re-reads agents.json when it changed (a rewrite is a rename: a new inode); cheap when it did not (one stat). */
   #reload(): void {
     if (this.#o.dataDir === null) return;
@@ -78,11 +107,14 @@ export class Authenticator {
     if (stamp === this.#stamp) return;
     this.#stamp = stamp;
     try {
-      this.#byKey = new Map(readAgents(this.#o.dataDir).agents.map((a) => [a.key_id, a]));
-      const live = new Set([...this.#byKey.values()].map((a) => a.hash));
+      const f = readAgents(this.#o.dataDir);
+      this.#byKey = new Map(f.agents.map((a) => [a.key_id, a]));
+      this.#retired = new Map(f.retired.map((r) => [r.key_id, r]));
+      const live = new Set([...this.#byKey.values(), ...this.#retired.values()].map((a) => a.hash));
       for (const [k, h] of this.#verified) if (!live.has(h)) this.#verified.delete(k);
     } catch (err) {
       this.#byKey = new Map();
+      this.#retired = new Map();
       this.#o.onFileError?.((err as Error).message);
     }
   }

@@ -1,7 +1,8 @@
 // The audit line for an HTTP request that is not a single tool call (tool calls are audited by the gateway with their
-// arguments): the route, who called (or `anonymous` for a refused token), and its status as an outcome.
+// arguments): the route, who called (a refused token: the agent whose revoked or rotated-out token it is, else
+// `anonymous`), and its status as an outcome (for such a token: `revoked` or `rotated`).
 import type { AuditEvent } from './audit-entry.js';
-import { routeOf } from './http-gate.js';
+import { routeOf, type Retired } from './http-gate.js';
 import type { Principal } from './store.js';
 
 const REASONS: Record<number, string> = { 401: 'unauthorized', 403: 'forbidden', 429: 'rate_limited' };
@@ -14,6 +15,7 @@ export function routeAudit(
   reason: string | null,
   ms: number,
   atDoor: boolean,
+  retired: Retired | null = null,
 ): void {
   if (!audit) return;
   const route = (url ?? '/').split('?')[0] ?? '/';
@@ -21,13 +23,13 @@ export function routeAudit(
   // a tool call answered (any status but a refusal at the door) is in the trail already, with its arguments
   if (!atDoor && (route === '/mcp' || route.startsWith('/v1/tools/'))) return;
   audit({
-    agent: p?.name ?? 'anonymous',
-    kind: p?.kind ?? 'anonymous',
+    agent: p?.name ?? retired?.name ?? 'anonymous',
+    kind: p?.kind ?? (retired ? 'agent' : 'anonymous'),
     // a bounded set of names (metrics count by it); the path itself goes in `path`
     tool: `route:${routeOf(route) ?? 'other'}`,
     transport: 'http',
     path: route.slice(0, 200),
-    outcome: status < 400 ? 'ok' : (reason ?? REASONS[status] ?? String(status)),
+    outcome: status < 400 ? 'ok' : status === 401 && retired ? retired.why : (reason ?? REASONS[status] ?? String(status)),
     ms: Math.round(ms * 100) / 100,
   });
 }

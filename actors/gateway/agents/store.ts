@@ -59,7 +59,23 @@ export interface Principal {
   rate: string | null;
 }
 
-const fileSchema = z.object({ version: z.literal(1), agents: z.array(grantSchema) }).strict();
+/**
+ * A credential taken back (revoked, or rotated out): kept so a refusal of its token is audited under the agent's name,
+ * not as anonymous. Only the newest RETIRED_KEPT are kept.
+ */
+const retiredSchema = z
+  .object({
+    name: z.string().regex(AGENT_NAME),
+    key_id: z.string().regex(/^[0-9a-f]{16}$/),
+    hash: z.string().startsWith('scrypt$'),
+    why: z.enum(['revoked', 'rotated']),
+    at: z.string(),
+  })
+  .strict();
+export type RetiredRecord = z.infer<typeof retiredSchema>;
+const RETIRED_KEPT = 256;
+
+const fileSchema = z.object({ version: z.literal(1), agents: z.array(grantSchema), retired: z.array(retiredSchema).default([]) }).strict();
 export type AgentsFile = z.infer<typeof fileSchema>;
 
 export class AgentsFileError extends Error {
@@ -75,7 +91,7 @@ export function readAgents(dataDir: string): AgentsFile {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, agents: [] };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, agents: [], retired: [] };
     throw err;
   }
   let raw: unknown;
@@ -163,14 +179,20 @@ export function addAgent(dataDir: string, g: Grant, now: Date): StoreResult<{ to
   const rec = grantSchema.safeParse({ ...g, created_at: now.toISOString(), rotated_at: null, ...hashToken(token) });
   if (!rec.success)
     return { ok: false, reason: 'bad_request', message: rec.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
-  writeAgents(dataDir, { version: 1, agents: [...f.agents, rec.data] });
+  writeAgents(dataDir, { ...f, agents: [...f.agents, rec.data] });
   return { ok: true, result: { token } };
 }
 
-export function revokeAgent(dataDir: string, name: string): StoreResult<null> {
+/** The retired list with `rec`'s credential added (newest last, the oldest dropped past RETIRED_KEPT). */
+function retire(f: AgentsFile, rec: AgentRecord, why: RetiredRecord['why'], now: Date): RetiredRecord[] {
+  return [...f.retired, { name: rec.name, key_id: rec.key_id, hash: rec.hash, why, at: now.toISOString() }].slice(-RETIRED_KEPT);
+}
+
+export function revokeAgent(dataDir: string, name: string, now: Date): StoreResult<null> {
   const f = readAgents(dataDir);
-  if (!f.agents.some((a) => a.name === name)) return { ok: false, reason: 'not_found', message: `no agent named "${name}"` };
-  writeAgents(dataDir, { version: 1, agents: f.agents.filter((a) => a.name !== name) });
+  const rec = f.agents.find((a) => a.name === name);
+  if (!rec) return { ok: false, reason: 'not_found', message: `no agent named "${name}"` };
+  writeAgents(dataDir, { version: 1, agents: f.agents.filter((a) => a !== rec), retired: retire(f, rec, 'revoked', now) });
   return { ok: true, result: null };
 }
 
@@ -182,6 +204,6 @@ export function rotateAgent(dataDir: string, name: string, now: Date): StoreResu
   const token = newToken();
   const agents = f.agents.slice();
   agents[i] = { ...agents[i]!, ...hashToken(token), rotated_at: now.toISOString() };
-  writeAgents(dataDir, { version: 1, agents });
+  writeAgents(dataDir, { version: 1, agents, retired: retire(f, f.agents[i]!, 'rotated', now) });
   return { ok: true, result: { token } };
 }

@@ -22,6 +22,7 @@ export function agentsGate(cfg: Config, ownerToken: string, log: EventLogger): G
   const metrics = agentMetrics();
   return {
     resolve: (h, agent) => auth.resolve(h, agent),
+    retired: (h) => auth.retired(h),
     limiter: new RateLimiter(),
     audit: (e) => {
       metrics.count(e);

@@ -1,5 +1,5 @@
 // `memvault agents add|list|revoke|rotate` edit agents.json under a running daemon: the new token works at once,
-// a revoked one is refused on its next request and a rotated-out one likewise — no restart. The token is printed
+// a revoked one is refused on its next request and a rotated-out one likewise — no restart — audited under the agent. The token is printed
 // once and never stored; agents.json is 0600.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -50,9 +50,24 @@ t.test('revoke and rotate take effect on the next request', async (t) => {
   t.equal(twice.stderr, 'memvault: no agent named "courier"\n', 'once, without the usage text');
   t.equal((await read(s.d.token)).status, 200, 'the owner token stays');
 
+  // the old tokens' refusals are courier's too, as what they are
   const audit = await cli('audit', '--agent', 'courier', '--json');
-  t.match(JSON.parse(audit.stdout).entries, [{ agent: 'courier', tool: 'vault_read', outcome: 'ok' }]);
+  t.same(
+    JSON.parse(audit.stdout).entries.map((e: { tool: string; outcome: string }) => [e.tool, e.outcome]),
+    [
+      ['vault_read', 'ok'],
+      ['route:tool', 'rotated'],
+      ['vault_read', 'ok'],
+      ['route:tool', 'revoked'],
+    ],
+  );
   const refused = await cli('audit', '--refused', '--since', '1h', '--json');
-  t.ok(JSON.parse(refused.stdout).entries.length >= 2, 'the refused tokens are in the trail');
-  t.ok(JSON.parse(refused.stdout).entries.every((e: { outcome: string }) => e.outcome === 'unauthorized'));
+  t.same(
+    JSON.parse(refused.stdout).entries.map((e: { agent: string; outcome: string }) => [e.agent, e.outcome]),
+    [
+      ['courier', 'rotated'],
+      ['courier', 'revoked'],
+    ],
+    'the refused tokens are in the trail, under their agent',
+  );
 });

@@ -35,7 +35,7 @@ t.test('against a running daemon: a revoked token and a made-up one', async (t) 
   const dir = path.dirname(s.v.dir);
   const revoked = path.join(dir, 'scout.token');
   writeFileSync(revoked, `${agent(s.cfg.data_dir, 'scout', { scope: 'read' })}\n`, { mode: 0o600 });
-  t.ok(revokeAgent(s.cfg.data_dir, 'scout').ok);
+  t.ok(revokeAgent(s.cfg.data_dir, 'scout', new Date()).ok);
   const madeUp = path.join(dir, 'made-up.token');
   writeFileSync(madeUp, 'mv_not-a-token-anyone-was-given\n', { mode: 0o600 });
 
