@@ -175,6 +175,14 @@ export function addAgent(dataDir: string, g: Grant, now: Date): StoreResult<{ to
   const f = readAgents(dataDir);
   if (f.agents.some((a) => a.name === g.name))
     return { ok: false, reason: 'exists', message: `an agent named "${g.name}" exists; revoke it first, or rotate its token` };
+  // `Alice` and `alice` would read as one agent in commits, the audit trail and `memvault audit --agent`
+  const same = f.agents.find((a) => a.name.toLowerCase() === g.name.toLowerCase());
+  if (same)
+    return {
+      ok: false,
+      reason: 'exists',
+      message: `an agent named "${same.name}" exists, and "${g.name}" differs from it only in letter case (agent names are one name in any case); choose another name, or revoke "${same.name}" first`,
+    };
   const token = newToken();
   const rec = grantSchema.safeParse({ ...g, created_at: now.toISOString(), rotated_at: null, ...hashToken(token) });
   if (!rec.success)
