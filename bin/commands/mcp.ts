@@ -1,5 +1,6 @@
 // `memvault mcp`: MCP over stdio for agents that spawn a command. Forwards to the daemon serving the vault, or
 // runs one in this process when none does; stdout is the MCP channel, so every log goes to stderr.
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeLogger } from '../../supervisors/runtime/log.js';
@@ -98,7 +99,11 @@ async function tokenRefused(up: Upstream, tokenFile: string): Promise<string | n
         jsonrpc: '2.0',
         id: 0,
         method: 'initialize',
-        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'memvault-token-check', version: VERSION } },
+        params: {
+          protocolVersion: LATEST_PROTOCOL_VERSION,
+          capabilities: {},
+          clientInfo: { name: 'memvault-token-check', version: VERSION },
+        },
       }),
       signal: AbortSignal.timeout(30_000),
     });
