@@ -163,8 +163,8 @@ export async function main(argv: string[]): Promise<void> {
 
 /**
  * Failures a user can act on, said in one line instead of a stack: a file the command could not read (a token file
- * that is not there), a daemon that stopped answering in the middle of a call (killed, or restarting), and an index
- * file SQLite cannot read.
+ * that is not there), a daemon that stopped answering in the middle of a call (killed, or restarting), a refusal the
+ * daemon answered with its reason, and an index file SQLite cannot read.
  */
 function oneLine(err: unknown): string | null {
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
@@ -173,6 +173,7 @@ function oneLine(err: unknown): string | null {
     const why = e.cause?.code ?? e.cause?.message ?? 'no answer';
     return `the daemon stopped answering in the middle of the call (${why}); is it still running? (memvault status)`;
   }
+  if ((e as Error)?.name === 'DaemonRefusal') return (e as Error).message; // the daemon answered with a reason
   if ((e as Error)?.name === 'TimeoutError') return 'the daemon did not answer in time; is it overloaded or stopped? (memvault status)';
   // a damaged page met after the file opened (an open that fails says which file: bin/index-damaged.ts)
   if (isDamagedIndex(e))

@@ -125,6 +125,7 @@ export async function callDaemon<T>(
   const json = (await r.json()) as T & { error?: { reason: string; message: string } };
   if (!r.ok) {
     const e = new Error(json.error ? `${json.error.reason}: ${json.error.message}` : `HTTP ${r.status}`) as Error & { code?: string };
+    e.name = 'DaemonRefusal'; // the daemon's own answer, with its reason: said in one line (cli.ts)
     e.code = json.error?.reason ?? 'http_error';
     throw e;
   }

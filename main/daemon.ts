@@ -247,10 +247,20 @@ export class Daemon {
    * then swapped in the file the second was still writing (a partial index, then a wedged store and gateway).
    */
   #reindex(): Promise<ReindexResult> {
-    this.#reindexing ??= this.#reindexNow().finally(() => {
-      this.#reindexing = null;
-    });
+    if (this.#reindexing === null) {
+      this.#reindexing = this.#reindexNow().finally(() => {
+        this.#reindexing = null;
+      });
+      for (const l of this.#reindexWaiters.splice(0)) l(this.#reindexing);
+    }
     return this.#reindexing;
+  }
+
+  #reindexWaiters: Array<(r: Promise<ReindexResult>) => void> = [];
+
+  /** The result of the reindex under way, or of the next one asked for (tests: a rebuild the gateway asked for). */
+  nextReindex(): Promise<ReindexResult> {
+    return this.#reindexing ?? new Promise((resolve) => this.#reindexWaiters.push(resolve));
   }
 
   async #reindexNow(): Promise<ReindexResult> {

@@ -15,6 +15,7 @@ import { modelBusy, providerSettings } from '../embedder/factory.js';
 import { poolClient, remoteQueryProvider } from '../embedder/pool-api.js';
 import { createHttpServer } from './http-server.js';
 import { Sessions } from './page/session.js';
+import { indexDamage } from './index-damage.js';
 import { configuredLimits, IndexView } from './index-view.js';
 import { gatewayMetrics } from './metrics.js';
 import { retriever } from './retrieval.js';
@@ -108,7 +109,10 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
     recall.onSize = (bytes) => metrics.recallBytes.set(bytes);
     const search = retriever(view, log, metrics, recall);
     const gate = agentsGate(cfg, token, log);
+    const reindex = () => init.request({ type: 'main.reindex' }, null);
+    const damage = indexDamage(reindex, log);
     const tools = new ToolGateway({
+      damaged: damage.check,
       audit: gate.audit,
       ...toolLimits(cfg),
       view,
@@ -134,7 +138,8 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
       log,
       metrics,
       version: VERSION,
-      reindex: () => init.request({ type: 'main.reindex' }, null),
+      reindex,
+      damaged: damage.check,
       metricsText: () => init.request({ type: 'main.metrics' }, METRICS_TIMEOUT_MS),
       llm: () => llmStatus(cfg, board),
       git: () => gitStatus(cfg.vault),

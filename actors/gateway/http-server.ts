@@ -22,6 +22,7 @@ import { DAV_PREFIX } from './webdav/dav-paths.js';
 import { admit, spendRate, type Gate, type Retired } from './agents/http-gate.js';
 import type { Principal } from './agents/principal.js';
 import { routeAudit } from './agents/route-audit.js';
+import type { IndexDamage } from './index-damage.js';
 
 export interface HttpDeps {
   token: string;
@@ -31,6 +32,8 @@ export interface HttpDeps {
   search: Retrieve;
   metricsText: () => Promise<{ text: string; contentType: string }>;
   reindex: () => Promise<{ ok: boolean; documents: number; ms: number; error: string | null }>;
+  /** An error that says the index file is damaged: its rebuild started, the failure to answer (index-damage.ts). */
+  damaged?: IndexDamage['check'];
   log: EventLogger;
   metrics: GatewayMetrics;
   version: string;
@@ -189,8 +192,13 @@ export function createHttpServer(d: HttpDeps): Server {
         routeAudit(gate.audit, req.url, callers.get(req), status, null, performance.now() - started, refusedAtDoor.has(req));
       },
       (err: unknown) => {
+        const damaged = err instanceof HttpFailure ? null : (d.damaged?.(err) ?? null);
         const f =
-          err instanceof HttpFailure ? err : new HttpFailure(500, 'internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
+          err instanceof HttpFailure
+            ? err
+            : damaged
+              ? new HttpFailure(503, damaged.reason, damaged.message)
+              : new HttpFailure(500, 'internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
         if (f.status === 500) d.log.error({ event: 'gateway_request', err: String((err as Error)?.stack ?? err) }, 'request failed');
         d.metrics.requests.inc({ transport: 'http', route: routeLabel(req.url), status: String(f.status) });
         if (!res.headersSent) send(res, f.status, { error: { reason: f.reason, message: f.message } });

@@ -36,6 +36,7 @@ export type LogEvent =
   | 'gateway_request'
   | 'auth_failed'
   | 'index_swapped'
+  | 'index_rebuilt'
   | 'fts_merged'
   | 'config_loaded'
   | 'spawner_exited';

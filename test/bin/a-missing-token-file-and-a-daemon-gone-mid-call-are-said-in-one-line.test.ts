@@ -1,6 +1,6 @@
 // Two failures a user can act on printed a stack: `memvault mcp --token-file F` with no such file, and a call to a
 // daemon that stopped answering in the middle (killed, restarting) — `TypeError: fetch failed` and its frames. Each
-// is one line now, exit 1.
+// is one line now, exit 1; so is any refusal the daemon answers with its reason (an index being rebuilt).
 import path from 'node:path';
 import t from 'tap';
 import { makeVault, testConfig } from '../helpers/daemon.js';
@@ -29,4 +29,20 @@ t.test('a daemon that drops the connection in the middle of a search', async (t)
     r.stderr,
     /^memvault: the daemon stopped answering in the middle of the call \(\w+\); is it still running\? \(memvault status\)\n$/,
   );
+});
+
+t.test("a daemon's refusal with a reason is said in one line, whichever command met it", async (t) => {
+  const v = makeVault({ 'Inbox/a.md': '# A\n' });
+  t.teardown(() => v.cleanup());
+  const cfg = testConfig(v.dir);
+  const message = 'the index file is damaged (database disk image is malformed); memvault is rebuilding it';
+  await standInDaemon(t, cfg, (_req, res) => {
+    res.writeHead(503, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { reason: 'index_damaged', message } }));
+  });
+  for (const args of [['status'], ['search', 'hello']]) {
+    const r = await memvault([...args, '--vault', v.dir], { MEMVAULT_DATA_DIR: cfg.data_dir });
+    t.equal(r.code, 1, args.join(' '));
+    t.equal(r.stderr, `memvault: index_damaged: ${message}\n`, `${args.join(' ')}: the reason and message, no stack`);
+  }
 });

@@ -9,6 +9,7 @@ import type { WaitIndexed, WriteBackend } from './types.js';
 import type { EpisodeBackend } from '../episodes-http.js';
 import { memoryPaths } from '../../memory/paths.js';
 import type { AuditEvent } from '../agents/audit-entry.js';
+import type { IndexDamage } from '../index-damage.js';
 
 export interface ToolDeps {
   /** Absolute vault folder. */
@@ -52,6 +53,8 @@ export interface ToolDeps {
     maxChars: number;
     recallK: number;
   };
+  /** An error that says the index file is damaged: its rebuild started, the failure to answer (index-damage.ts). */
+  damaged?: IndexDamage['check'];
   log: EventLogger;
   metrics: ToolMetrics;
   version: string;

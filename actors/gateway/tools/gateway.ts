@@ -228,8 +228,8 @@ export class ToolGateway implements ToolServer {
   }
 
   /**
-   * Validates and runs one call; expected failures come back as data. A bug throws (after it is counted and
-   * logged) and the transport answers 500 / a JSON-RPC internal error.
+   * Validates and runs one call; expected failures come back as data (an index file damaged on disk among them). A
+   * bug throws (after it is counted and logged) and the transport answers 500 / a JSON-RPC internal error.
    */
   async call(name: ToolName, rawArgs: unknown, ctx: CallContext): Promise<ToolOutcome> {
     const tool = this.#tableFor(ctx.principal).get(name)!;
@@ -239,13 +239,18 @@ export class ToolGateway implements ToolServer {
     try {
       outcome = await this.#run(tool, rawArgs, ctx);
     } catch (err) {
-      d.metrics.calls.inc({ tool: name, transport: ctx.transport, outcome: 'internal' });
-      d.log.error(
-        { event: 'gateway_request', tool: name, agent: ctx.agent, transport: ctx.transport, err: String((err as Error)?.stack ?? err) },
-        'tool call failed',
-      );
-      d.audit?.(auditEntry(name, rawArgs, ctx, 'internal', performance.now() - started));
-      throw err;
+      // an index file damaged on disk is an expected failure: its rebuild is under way (index-damage.ts)
+      const damaged = d.damaged?.(err);
+      if (!damaged) {
+        d.metrics.calls.inc({ tool: name, transport: ctx.transport, outcome: 'internal' });
+        d.log.error(
+          { event: 'gateway_request', tool: name, agent: ctx.agent, transport: ctx.transport, err: String((err as Error)?.stack ?? err) },
+          'tool call failed',
+        );
+        d.audit?.(auditEntry(name, rawArgs, ctx, 'internal', performance.now() - started));
+        throw err;
+      }
+      outcome = toolFail(damaged.reason, damaged.message);
     }
     const seconds = (performance.now() - started) / 1000;
     const label = outcome.ok ? 'ok' : outcome.error.reason;

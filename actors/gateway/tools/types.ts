@@ -65,6 +65,7 @@ export type ToolFailReason =
   | 'reserved'
   | 'forbidden'
   | 'rate_limited'
+  | 'index_damaged'
   | 'internal';
 
 export interface ToolError {
@@ -105,6 +106,7 @@ export function httpStatus(reason: ToolFailReason): number {
       return 413;
     case 'unavailable':
     case 'busy':
+    case 'index_damaged':
       return 503;
     case 'disk_full':
       return 507; // Insufficient Storage
