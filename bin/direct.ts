@@ -19,7 +19,9 @@ export type FileState = {
 export function openDirect(cfg: Config): IndexView | null {
   const file = indexFile(cfg);
   if (!existsSync(file)) return null;
-  return openingIndex(file, () => new IndexView(file, null, configuredLimits(cfg)));
+  const view = openingIndex(file, () => new IndexView(file, null, configuredLimits(cfg)));
+  view.provider = { state: 'not_running' }; // nothing loads a model until a search asks for one (loadQueryModel)
+  return view;
 }
 
 export async function loadQueryModel(view: IndexView, cfg: Config): Promise<void> {

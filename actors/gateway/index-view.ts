@@ -118,8 +118,14 @@ const PROVIDER_WAIT_MS = 10_000;
 
 export type ProviderState =
   | { state: 'starting' }
+  /** The CLI read the index with no daemon running: no model is loaded, and none is loading. */
+  | { state: 'not_running' }
   | { state: 'ready'; provider: Pick<EmbeddingProvider, 'info' | 'embed'> }
   | { state: 'unavailable'; reason: string };
+
+/** Why vectors are not served when the CLI reads the index itself (`memvault status`, a bm25 search, no daemon). */
+export const NO_DAEMON =
+  'no_daemon: no daemon runs, so no model is loaded to serve vector search (`memvault search` loads one for its own query)';
 
 export class IndexView {
   readonly #dbFile: string;
@@ -199,6 +205,7 @@ export class IndexView {
     if (p.state === 'starting')
       return { available: false, reason: `embedder_starting: ${this.providerBusy?.() ?? 'the model is loading'}`, stored };
     if (p.state === 'unavailable') return { available: false, reason: `embedder_unavailable: ${p.reason}`, stored };
+    if (p.state === 'not_running') return { available: false, reason: NO_DAEMON, stored };
     if (stored && modelKey(stored) !== modelKey(p.provider.info))
       return {
         available: false,

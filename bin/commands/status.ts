@@ -58,7 +58,8 @@ export async function statusCommand(a: Args): Promise<number> {
     );
     l.push(`indexed:  ${index.last_indexed_at ?? 'never'}`);
     l.push(`model:    ${index.model ? `${index.model.name}@${index.model.version} (${index.model.dim}-dim)` : 'none recorded'}`);
-    if (index.vector_search.reason) l.push(`vectors:  unavailable — ${index.vector_search.reason}`);
+    if (index.vector_search.reason?.startsWith('no_daemon:')) l.push(`vectors:  not served — ${notServed(index)}`);
+    else if (index.vector_search.reason) l.push(`vectors:  unavailable — ${index.vector_search.reason}`);
   }
   l.push(`llm:      ${llm.state}${llm.reason ? ` — ${llm.reason}` : ''}`);
   if (git.problem) l.push(`git:      ${git.problem.reason} — ${git.problem.message}`);
@@ -70,6 +71,16 @@ export async function statusCommand(a: Args): Promise<number> {
       l.push(`  ${f.state.padEnd(8)} ${f.path}${f.reason ? `  (${f.reason}${f.message ? `: ${f.message}` : ''})` : ''}`);
   process.stdout.write(l.join('\n') + '\n');
   return EXIT.ok;
+}
+
+/** With no daemon: that nothing serves vector search, and what the index holds for a search that loads the model. */
+function notServed(index: IndexState): string {
+  const m = index.model;
+  const holds =
+    index.vectors === 0
+      ? 'the index holds no vectors'
+      : `the index holds ${index.vectors} vectors${m ? ` built with ${m.name}@${m.version}` : ''}`;
+  return `no daemon runs, so no model is loaded (\`memvault search\` loads one for its own query); ${holds}`;
 }
 
 /** The supervision tree as indented lines: each supervisor with its strategy, each actor with state, restarts, mailbox. */
