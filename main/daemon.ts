@@ -35,6 +35,8 @@ export interface DaemonOptions {
   log: EventLogger;
   /** Index file to build (reindex builds a new one beside the live one); default `<data dir>/index.sqlite`. */
   dbFile?: string;
+  /** The actors' stderr level, a one-shot command's (log.ts ONE_SHOT_STDERR); default the configured level. */
+  stderrLevel?: string;
 }
 
 /** The actors that feed the index: caught up when all of them are idle. */
@@ -106,6 +108,7 @@ export class Daemon {
         dbFile,
         mode: this.#o.mode,
         spawner: this.spawner.address,
+        ...(this.#o.stderrLevel ? { stderrLevel: this.#o.stderrLevel } : {}),
       };
       this.handles[actor] = spawnActor<unknown, never>({
         id: actor,
@@ -320,8 +323,8 @@ export class Daemon {
 }
 
 /** Indexes the vault once into `file` with the ingest actors only (`memvault index`, and reindex's new file). */
-export async function indexOnce(cfg: Config, log: EventLogger, file: string): Promise<void> {
-  const d = new Daemon(cfg, { mode: 'oneshot', log, dbFile: file });
+export async function indexOnce(cfg: Config, log: EventLogger, file: string, stderrLevel?: string): Promise<void> {
+  const d = new Daemon(cfg, { mode: 'oneshot', log, dbFile: file, ...(stderrLevel ? { stderrLevel } : {}) });
   await d.start();
   await d.whenCaughtUp();
   await d.stop('reindex built', 0);

@@ -8,7 +8,7 @@ import { checkEpisodes, MAX_EPISODES } from '../../actors/gateway/episode-schema
 import { Daemon } from '../../main/daemon.js';
 import type { Episode } from '../../messages/episodes.js';
 import type { AppendResult, CloseResult } from '../../messages/to-memory.js';
-import { makeLogger } from '../../supervisors/runtime/log.js';
+import { makeLogger, ONE_SHOT_STDERR } from '../../supervisors/runtime/log.js';
 import { CommandFailure, configFor, EXIT, requireVault, UsageError, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
 
@@ -121,8 +121,11 @@ export async function backfillCommand(a: Args): Promise<number> {
   const { episodes, unreadable } = a.from ? readExport(a.from) : { episodes: [], unreadable: 0 };
   const running = await findDaemon(cfg);
   if (!running) requireVault(cfg);
-  const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir });
-  const sink = running ? httpSink(running) : await directSink(new Daemon(cfg, { mode: 'oneshot', log }), cfg.episodes.max_text_bytes);
+  const stderrLevel = ONE_SHOT_STDERR; // its threads' too: not a line per episode
+  const log = makeLogger('main', { level: cfg.log.level, stderrLevel, dataDir: cfg.data_dir });
+  const sink = running
+    ? httpSink(running)
+    : await directSink(new Daemon(cfg, { mode: 'oneshot', log, stderrLevel }), cfg.episodes.max_text_bytes);
 
   const results: SourceResult[] = [];
   const total = kinds.reduce((n, k) => n + episodes.filter((e) => e['type'] === k).length, 0);

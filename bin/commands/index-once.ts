@@ -1,6 +1,6 @@
 // `memvault index`: one reconcile-and-index pass with the same actors as the daemon; a progress bar on a TTY.
 import cliProgress from 'cli-progress';
-import { makeLogger } from '../../supervisors/runtime/log.js';
+import { makeLogger, ONE_SHOT_STDERR } from '../../supervisors/runtime/log.js';
 import { Daemon } from '../../main/daemon.js';
 import { configFor, EXIT, requireVault, type Args } from '../args.js';
 import { findDaemon } from '../client.js';
@@ -14,8 +14,10 @@ export async function indexOnce(a: Args): Promise<number> {
   }
   requireVault(cfg);
   const tty = process.stderr.isTTY === true;
-  const log = makeLogger('main', { level: tty ? 'warn' : cfg.log.level, dataDir: cfg.data_dir });
-  const daemon = new Daemon({ ...cfg, log: { level: tty ? 'warn' : cfg.log.level } }, { mode: 'oneshot', log });
+  // every thread's stderr holds warnings (a line per note went there); the log file keeps the configured level
+  const stderrLevel = ONE_SHOT_STDERR;
+  const log = makeLogger('main', { level: cfg.log.level, stderrLevel, dataDir: cfg.data_dir });
+  const daemon = new Daemon(cfg, { mode: 'oneshot', log, stderrLevel });
   const started = Date.now();
   await daemon.start();
   const b = daemon.board;

@@ -1,6 +1,6 @@
 // `memvault reindex`: rebuilds the index with the configured model into a new file and swaps it in atomically;
 // a running daemon keeps serving the old index until the new one is complete.
-import { makeLogger } from '../../supervisors/runtime/log.js';
+import { makeLogger, ONE_SHOT_STDERR } from '../../supervisors/runtime/log.js';
 import { indexOnce } from '../../main/daemon.js';
 import { rebuildIndex, ReindexRunning } from '../../main/reindex.js';
 import { CommandFailure, configFor, EXIT, requireVault, type Args } from '../args.js';
@@ -19,8 +19,10 @@ export async function reindexCommand(a: Args): Promise<number> {
     return EXIT.ok;
   }
   requireVault(cfg);
-  const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir });
-  const r = await rebuildIndex(cfg, log, (file) => indexOnce(cfg, log, file)).catch((err: unknown) => {
+  // every thread's stderr at the command's level (a line per note went there); the log file keeps the configured one
+  const stderrLevel = ONE_SHOT_STDERR;
+  const log = makeLogger('main', { level: cfg.log.level, stderrLevel, dataDir: cfg.data_dir });
+  const r = await rebuildIndex(cfg, log, (file) => indexOnce(cfg, log, file, stderrLevel)).catch((err: unknown) => {
     if (err instanceof ReindexRunning) throw new CommandFailure(err.message);
     throw err;
   });

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JobRunResult, JobsList } from '../../messages/to-scheduler.js';
 import { Daemon } from '../../main/daemon.js';
-import { makeLogger } from '../../supervisors/runtime/log.js';
+import { makeLogger, ONE_SHOT_STDERR } from '../../supervisors/runtime/log.js';
 import { configFor, EXIT, requireVault, type Args, UsageError } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
 
@@ -17,8 +17,9 @@ export async function daemonFor(a: Args): Promise<{ d: Endpoint; stop: () => Pro
   const running = await findDaemon(cfg);
   if (running) return { d: running, stop: async () => {} };
   requireVault(cfg);
-  const log = makeLogger('main', { level: cfg.log.level === 'info' ? 'warn' : cfg.log.level, dataDir: cfg.data_dir });
-  const daemon = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log });
+  const stderrLevel = ONE_SHOT_STDERR; // its threads' too
+  const log = makeLogger('main', { level: cfg.log.level, stderrLevel, dataDir: cfg.data_dir });
+  const daemon = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log, stderrLevel });
   await daemon.start();
   await daemon.whenCaughtUp();
   const url = `http://127.0.0.1:${daemon.board.get('gatewayPort')}`;

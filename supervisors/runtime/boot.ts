@@ -16,6 +16,8 @@ export interface ActorBoot {
   port?: MessagePort;
   /** The socket address of the daemon's spawner process, which runs git (main/spawner-host.ts). */
   spawner?: string;
+  /** A one-shot command's stderr level (log.ts ONE_SHOT_STDERR); the log file keeps `config.log.level`. */
+  stderrLevel?: string;
 }
 
 export function indexFile(cfg: Config): string {
@@ -27,6 +29,10 @@ export function boot(): { b: ActorBoot; board: Board; log: EventLogger } {
   return {
     b,
     board: new Board(b.board),
-    log: makeLogger(b.actor, { level: b.config.log.level, dataDir: b.config.data_dir }),
+    log: makeLogger(b.actor, {
+      level: b.config.log.level,
+      ...(b.stderrLevel ? { stderrLevel: b.stderrLevel } : {}),
+      dataDir: b.config.data_dir,
+    }),
   };
 }

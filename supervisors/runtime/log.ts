@@ -44,20 +44,30 @@ export type LogEvent =
 export type EventLogger = Logger & { event(name: LogEvent, fields?: Record<string, unknown>, msg?: string): void };
 
 /**
- * A logger for one actor; writes JSON lines to stderr and to `<dataDir>/logs/memvault.log`. Never stdout: it is the
- * MCP channel of `memvault mcp`, and a command's answer (`--json`) elsewhere.
+ * What a one-shot command (`memvault index`, `reindex`, `backfill`, `run` without a daemon) lets through to stderr,
+ * from every thread, whatever `log.level` says: warnings and errors, beside the command's own progress and summary.
+ * Its log file keeps the configured level.
  */
-export function makeLogger(actor: string, opts: { level: string; dataDir?: string }): EventLogger {
-  const streams: pino.StreamEntry[] = [{ stream: pino.destination({ dest: 2, sync: true }) }];
+export const ONE_SHOT_STDERR = 'warn';
+
+/**
+ * A logger for one actor; writes JSON lines to stderr and to `<dataDir>/logs/memvault.log`. Never stdout: it is the
+ * MCP channel of `memvault mcp`, and a command's answer (`--json`) elsewhere. `stderrLevel` (a one-shot command's,
+ * ONE_SHOT_STDERR) sets stderr's level apart from the file's.
+ */
+export function makeLogger(actor: string, opts: { level: string; stderrLevel?: string; dataDir?: string }): EventLogger {
+  const level = opts.level as pino.LevelWithSilent;
+  const toStderr = (opts.stderrLevel ?? level) as pino.LevelWithSilent;
+  const at = (l: pino.LevelWithSilent): pino.Level => (l === 'silent' ? 'fatal' : l);
+  const streams: pino.StreamEntry[] = [{ stream: pino.destination({ dest: 2, sync: true }), level: at(toStderr) }];
   if (opts.dataDir) {
     const file = logFile(actor, path.join(opts.dataDir, 'logs'));
-    if (file) streams.push({ stream: file });
+    if (file) streams.push({ stream: file, level: at(level) });
   }
-  const level = opts.level as pino.LevelWithSilent;
-  const base = pino(
-    { level, base: { actor }, timestamp: pino.stdTimeFunctions.isoTime },
-    pino.multistream(streams.map((s) => ({ ...s, level: level === 'silent' ? 'fatal' : level }))),
-  ) as EventLogger;
+  // the logger passes what the most talkative stream takes; each stream keeps to its own level
+  const v = pino.levels.values;
+  const lowest = [level, toStderr].reduce((a, b) => (b === 'silent' || (a !== 'silent' && v[a]! <= v[b]!) ? a : b));
+  const base = pino({ level: lowest, base: { actor }, timestamp: pino.stdTimeFunctions.isoTime }, pino.multistream(streams)) as EventLogger;
   base.event = (name, fields = {}, msg) => base.info({ event: name, ...fields }, msg ?? name);
   return base;
 }
