@@ -5,6 +5,7 @@ import { RATE } from '../../config/schema-agents.js';
 import { readAudit } from '../../actors/gateway/agents/audit.js';
 import {
   addAgent,
+  caseTwins,
   isReservedAgentName,
   readAgents,
   revokeAgent,
@@ -84,10 +85,12 @@ export async function agentsCommand(a: Args): Promise<number> {
         // added before reserved names were refused: the gateway refuses its token
         ...(isReservedAgentName(x.name) ? { refused: 'reserved name: revoke it and add it under another' } : {}),
       }));
+      const twins = caseTwins(agents);
       if (a.json) {
-        process.stdout.write(`${JSON.stringify({ agents: rows }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ agents: rows, warnings: twins }, null, 2)}\n`);
         return EXIT.ok;
       }
+      for (const w of twins) process.stderr.write(`memvault: warning: ${w.reason}: ${w.message}\n`);
       if (rows.length === 0) {
         process.stdout.write('no agents; add one with `memvault agents add NAME --scope read|write|admin`\n');
         return EXIT.ok;

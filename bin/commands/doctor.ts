@@ -18,11 +18,14 @@ import { indexFile } from '../../supervisors/runtime/boot.js';
 import type { Config } from '../../config/load.js';
 import { indexDamagedLine } from '../index-damaged.js';
 import { gitIndexLock } from '../../actors/git-writer/index-lock.js';
+import { AgentsFileError, caseTwins, readAgents } from '../../actors/gateway/agents/store.js';
 
 interface Check {
   name: string;
   ok: boolean;
   detail: string;
+  /** Worth fixing, but nothing fails for it (the exit stays 0): printed `WARN`. */
+  warn?: true;
 }
 
 export async function doctorCommand(a: Args): Promise<number> {
@@ -32,7 +35,7 @@ export async function doctorCommand(a: Args): Promise<number> {
   const vaultOk = existsSync(cfg.vault) && statSync(cfg.vault).isDirectory();
   checks.push({ name: 'vault', ok: vaultOk, detail: vaultOk ? cfg.vault : `${cfg.vault} is not a folder` });
   checks.push(dataDirCheck(cfg.data_dir, vaultOk ? null : cfg.vault));
-  if (vaultOk) checks.push(indexCheck(cfg));
+  if (vaultOk) checks.push(indexCheck(cfg), agentsCheck(cfg.data_dir));
   try {
     const db = new Database(':memory:');
     sqliteVec.load(db);
@@ -96,6 +99,23 @@ function indexCheck(cfg: Config): Check {
   }
 }
 
+/** agents.json reads, and no two agents' names differ only in letter case (pairs added before that was refused). */
+function agentsCheck(dataDir: string): Check {
+  try {
+    const agents = readAgents(dataDir).agents;
+    const twins = caseTwins(agents);
+    if (twins.length) return { name: 'agents', ok: true, warn: true, detail: twins.map((w) => `${w.reason}: ${w.message}`).join('; ') };
+    return {
+      name: 'agents',
+      ok: true,
+      detail: `${agents.length} agent${agents.length === 1 ? '' : 's'}, no two names differing only in letter case`,
+    };
+  } catch (err) {
+    const reason = err instanceof AgentsFileError ? err.reason : 'agents_file_unreadable';
+    return { name: 'agents', ok: false, detail: `${reason}: ${(err as Error).message}` };
+  }
+}
+
 /** Loads the configured model and embeds one sentence with it. */
 async function modelCheck(settings: ReturnType<typeof providerSettings>): Promise<Check> {
   const started = performance.now();
@@ -116,7 +136,7 @@ async function modelCheck(settings: ReturnType<typeof providerSettings>): Promis
 
 function report(a: Args, checks: Check[]): number {
   if (a.json) process.stdout.write(JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2) + '\n');
-  else for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(10)} ${c.detail}\n`);
+  else for (const c of checks) process.stdout.write(`${c.ok ? (c.warn ? 'WARN' : 'ok  ') : 'FAIL'}  ${c.name.padEnd(10)} ${c.detail}\n`);
   return checks.every((c) => c.ok) ? EXIT.ok : EXIT.failure;
 }
 

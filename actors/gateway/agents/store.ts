@@ -196,6 +196,33 @@ function retire(f: AgentsFile, rec: AgentRecord, why: RetiredRecord['why'], now:
   return [...f.retired, { name: rec.name, key_id: rec.key_id, hash: rec.hash, why, at: now.toISOString() }].slice(-RETIRED_KEPT);
 }
 
+/** Agents on record whose names differ only in letter case (added before `agents add` refused that). */
+export interface CaseTwins {
+  reason: 'agent_names_differ_in_case';
+  names: string[];
+  message: string;
+}
+
+/**
+ * Each set of agents whose names are one name in any case (`Alice`, `alice`): `agents add` refuses a second one now,
+ * but agents.json may hold pairs from before. `memvault doctor` and `memvault agents list` warn of them.
+ */
+export function caseTwins(agents: readonly Pick<AgentRecord, 'name'>[]): CaseTwins[] {
+  const by = new Map<string, string[]>();
+  for (const a of agents) by.set(a.name.toLowerCase(), [...(by.get(a.name.toLowerCase()) ?? []), a.name]);
+  return [...by.values()]
+    .filter((names) => names.length > 1)
+    .map((names) => {
+      const quoted = names.map((n) => `"${n}"`);
+      const listed = `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
+      return {
+        reason: 'agent_names_differ_in_case',
+        names,
+        message: `agents ${listed} differ only in letter case, so commits, the audit trail and \`memvault audit --agent\` read them as one agent; revoke all but one (\`memvault agents revoke ${names.at(-1)}\`) and add it again under another name`,
+      };
+    });
+}
+
 export function revokeAgent(dataDir: string, name: string, now: Date): StoreResult<null> {
   const f = readAgents(dataDir);
   const rec = f.agents.find((a) => a.name === name);
