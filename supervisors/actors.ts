@@ -95,7 +95,7 @@ export const ACTORS = {
       'memory.projected': 'a projection batch is in the index',
       'memory.rescan': 'the index was swapped or rebuilt: replay the journal from its checkpoint',
     },
-    requests: {},
+    requests: { 'main.reindex': 'the index file is damaged: rebuild it (built beside, swapped in)' },
   },
   embedder: {
     file: '../actors/embedder/actor.js',

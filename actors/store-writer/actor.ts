@@ -4,8 +4,9 @@ import type Database from 'better-sqlite3';
 import { type ActorCtx, runActor } from '../../supervisors/runtime/worker.js';
 import { boot } from '../../supervisors/runtime/boot.js';
 import type { StoreMsg } from '../../messages/to-store.js';
-import type { Sends } from '../../supervisors/actors.js';
-import { openIndex } from './schema.js';
+import type { VaultPath } from '../../messages/common.js';
+import type { Asks, Sends } from '../../supervisors/actors.js';
+import { isDamagedIndex, openIndex } from './schema.js';
 import { IndexWriter } from './index-writer.js';
 import { IndexReader } from './index-reader.js';
 import { StoreApplier } from './apply.js';
@@ -186,11 +187,59 @@ async function handle(msg: StoreMsg, ctx: ActorCtx<Sends<'store'>, State>): Prom
   }
 }
 
-runActor<StoreMsg, Sends<'store'>, State>(
+/** The vault paths a message is about (the watcher waits for their `watcher.done`). */
+function messagePaths(msg: StoreMsg): VaultPath[] {
+  switch (msg.type) {
+    case 'store.upsert':
+      return [msg.note.path];
+    case 'store.touch':
+    case 'store.delete':
+    case 'store.file_failed':
+      return [msg.path];
+    case 'store.rename':
+      return [msg.from, msg.to];
+    default:
+      return [];
+  }
+}
+
+/** The rebuild asked of main for a damaged index file, while it runs (one at a time). */
+let rebuilding: Promise<unknown> | null = null;
+
+/**
+ * A page of the index file damaged on disk, met by a write: where the store crashed on every message that touched it
+ * until its supervisor gave up (SQLITE_CORRUPT six times in 30 s took the ingest tree down), the daemon rebuilds the
+ * index as `memvault reindex` does — built beside from the vault and the journal, swapped in, then the watcher and the
+ * memory actor catch up with what changed meanwhile — and this message is dropped: the rebuild and that catch-up
+ * index what it carried. Not awaited: the swap at the end is a message to this actor. A one-shot run (itself a
+ * rebuild) crashes as before.
+ */
+function rebuildDamaged(ctx: ActorCtx<Sends<'store'>, State, Asks<'store'>>, msg: StoreMsg, err: Error): void {
+  log.error({ event: 'index_damaged', msg: msg.type, err: err.message }, 'the index file is damaged; rebuilding it');
+  // the watcher's single flight for the paths it carried is released; the rescan after the swap sends them again
+  for (const path of messagePaths(msg)) ctx.emit({ type: 'watcher.done', path, outcome: 'failed', state: null });
+  rebuilding ??= ctx
+    .request({ type: 'main.reindex' }, null)
+    .then(
+      (r) =>
+        r.ok
+          ? log.event('index_rebuilt', { documents: r.documents, ms: r.ms })
+          : log.error({ event: 'index_rebuild_failed', err: r.error }, 'rebuilding the damaged index failed'),
+      (e: unknown) => log.error({ event: 'index_rebuild_failed', err: String(e) }, 'rebuilding the damaged index failed'),
+    )
+    .finally(() => {
+      rebuilding = null;
+    });
+}
+
+runActor<StoreMsg, Sends<'store'>, State, Asks<'store'>>(
   async (msg, ctx) => {
     merge?.busy();
     try {
       await handle(msg, ctx);
+    } catch (err) {
+      if (b.mode !== 'serve' || !isDamagedIndex(err)) throw err;
+      rebuildDamaged(ctx, msg, err as Error);
     } finally {
       merge?.busy();
     }
