@@ -66,6 +66,8 @@ function factDoc(path0: string, date: string, copies: FactCopy[], d: FactLogDeps
       category: f.category,
       tags,
       who: f.who,
+      // every copy's author (repeats of a line too): a forget hides them all, so an agent may forget it only if all are its own
+      whos: [...new Set(copies.map((c) => c.who))],
       norm: f.norm,
     },
     tags,

@@ -212,7 +212,7 @@ export class IndexReader {
   }
 
   /** The same fact (normalised text `norm`) remembered on other days than fact `id`'s, with who remembered it. */
-  sameFactOnOtherDays(id: string, norm: string): Array<{ factId: string; who: string | null }> {
+  sameFactOnOtherDays(id: string, norm: string): Array<{ factId: string; whos: Array<string | null> }> {
     const rows = prepared(
       this.#db,
       `SELECT source_id, metadata FROM memory_documents
@@ -220,7 +220,7 @@ export class IndexReader {
     ).all(`%${id.slice(id.indexOf('#'))}`, id, this.#userId) as Array<{ source_id: string; metadata: string | null }>;
     return rows.flatMap((r) => {
       const m = documentMetadata(r.metadata);
-      return m['norm'] === norm ? [{ factId: r.source_id, who: typeof m['who'] === 'string' ? m['who'] : null }] : [];
+      return m['norm'] === norm ? [{ factId: r.source_id, whos: factAuthors(m) }] : [];
     });
   }
 
@@ -333,4 +333,13 @@ export class IndexReader {
 /** A document's metadata column (JSON text, or NULL for none) as an object. */
 export function documentMetadata(text: string | null): Record<string, unknown> {
   return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
+}
+
+/**
+ * Who remembered a fact document's copies: `whos` (every copy's author), or, in a document indexed before it was
+ * kept, the first copy's `who`.
+ */
+export function factAuthors(m: Record<string, unknown>): Array<string | null> {
+  if (Array.isArray(m['whos'])) return m['whos'].map((w) => (typeof w === 'string' ? w : null));
+  return [typeof m['who'] === 'string' ? m['who'] : null];
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import path from 'node:path';
 import { factContentHash, factCopies, formatFactLine, normaliseFact, parseFactLine, parseTombstones } from '../../memory/fact-log.js';
 import { readIfPresent } from '../../memory/read-if-present.js';
+import { factAuthors } from '../../store-writer/index-reader.js';
 import type { ToolDeps } from './deps.js';
 import { def, type ToolDef } from './tool-def.js';
 import { factWho, ownsWork } from '../agents/guard.js';
@@ -111,12 +112,13 @@ async function forgetFact(d: ToolDeps, ctx: CallContext, id: string, reason: str
   const doc = d.view.reader.document('fact', id);
   if (!doc)
     return toolFail('not_found', `no fact ${id} is in the index (forgotten already, or never remembered); search with source_type "fact"`);
-  if (!ownsWork(ctx.principal, doc.metadata['who'] as string | null | undefined))
+  // a tombstone hides every copy of the day's fact, so each must be the caller's (another agent may have logged it again)
+  if (!factAuthors(doc.metadata).every((who) => ownsWork(ctx.principal, who)))
     return toolFail('forbidden', `fact ${id} was remembered by another agent; only an admin credential may forget it`);
   const text = String(doc.metadata['norm'] ?? normaliseFact(String(doc.title)));
   // a tombstone names the text, not the id: it also hides the same fact logged on other days, so those must be the
   // caller's too (else remembering another agent's fact today and forgetting that copy would forget theirs)
-  const others = d.view.reader.sameFactOnOtherDays(id, text).filter((o) => !ownsWork(ctx.principal, o.who));
+  const others = d.view.reader.sameFactOnOtherDays(id, text).filter((o) => !o.whos.every((who) => ownsWork(ctx.principal, who)));
   if (others.length > 0)
     return toolFail(
       'forbidden',
