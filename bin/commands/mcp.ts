@@ -21,6 +21,12 @@ export async function mcpCommand(a: Args): Promise<number> {
 
   // `--token-file F`: call as that agent (its own credential and grant) rather than with the owner token
   const agentToken = a.tokenFile !== undefined ? readFileSync(a.tokenFile, 'utf8').trim() : null;
+  // an empty file (a redirect that failed, a secret not filled in yet) is no credential: against a running daemon it
+  // fell back to the owner token, so the agent's session ran with admin rights
+  if (agentToken === '')
+    throw new CommandFailure(
+      `unauthorized: the token file ${a.tokenFile} is empty; put the agent's token in it (memvault agents add NAME, or agents rotate NAME, prints one)`,
+    );
   const upstream: Promise<Upstream> = (async () => {
     const running = await findDaemon(cfg);
     if (running) return agentToken ? { ...running, token: agentToken } : running;

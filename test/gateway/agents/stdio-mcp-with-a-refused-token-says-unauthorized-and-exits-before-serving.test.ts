@@ -60,3 +60,18 @@ t.test('against the daemon it starts itself, which it stops again', async (t) =>
   t.match(r.stderr, /memvault: unauthorized: the daemon at http:\/\/127\.0\.0\.1:\d+ refused the token in /);
   t.notOk(existsSync(path.join(cfg.data_dir, 'daemon.json')), 'the daemon it started is gone and unregistered');
 });
+
+t.test('an empty token file is refused at start, never taken as the owner token', async (t) => {
+  const s = await startToolDaemon({ 'Inbox/Heron.md': '# Heron\n' });
+  t.teardown(() => s.stop());
+  writeDaemonInfo(s.cfg, { pid: process.pid, url: s.d.url, started_at: new Date().toISOString() });
+  const file = path.join(path.dirname(s.v.dir), 'empty.token');
+  writeFileSync(file, '\n', { mode: 0o600 });
+  const r = await mcp(['--config', s.cfg.config_file!, '--vault', s.v.dir, '--token-file', file], {});
+  t.equal(r.code, 1, r.stderr);
+  t.equal(r.stdout, '', 'no MCP session was served (with the owner token it would have been)');
+  t.equal(
+    r.stderr,
+    `memvault: unauthorized: the token file ${file} is empty; put the agent's token in it (memvault agents add NAME, or agents rotate NAME, prints one)\n`,
+  );
+});
