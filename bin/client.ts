@@ -153,7 +153,8 @@ function untimed(
         resolve({ ok: status >= 200 && status < 300, status, json: async () => JSON.parse(text) as unknown });
       });
     });
-    req.on('error', reject);
+    // a connection lost mid-call (the daemon killed) rejects as fetch does, so the CLI says it in one line, not a stack
+    req.on('error', (err) => reject(new TypeError('fetch failed', { cause: err })));
     req.end(payload);
   });
 }
