@@ -24,6 +24,8 @@ export interface ParsedFact extends Required<FactFields> {
 
 const HEADER = /^## (\d{2}):(\d{2}) — (.*)$/;
 const FACT = /^- (?:\[([^\]\n]{1,60})\] )?(.*)$/;
+/** What FACT reads as a category at the start of a line's text. */
+const CATEGORY_FIRST = /^\[[^\]\n]{1,60}\] /;
 /** Trailing Obsidian tags (`#tag`, `#a/b`, not `#123`): kept as tags, not content. */
 const TAGS = /(?:(?:^|\s+)#[\p{L}\p{N}_/-]*[\p{L}_/-][\p{L}\p{N}_/-]*)+\s*$/u;
 
@@ -42,14 +44,16 @@ export function factId(date: string, content: string): string {
 }
 
 /**
- * `- [category] content #tag1 #tag2`. Content without a category that starts with `[` or a backslash gets a
- * backslash in front (`- \[draft] plan`, as Markdown escapes it), so its first bracket does not read back as a category.
+ * `- [category] content #tag1 #tag2`. Content without a category that would read back as one (`[draft] plan`), or
+ * that starts with the escape itself (`\[`, `\\`), gets a backslash in front (`- \[draft] plan`, as Markdown escapes
+ * it). Other content is written as given: a leading wikilink (`[[Alice]] moved`) never reads as a category, and an
+ * escaped one would no longer link in Obsidian.
  */
 export function formatFactLine(f: FactFields): string {
   const cat = f.category ? `[${f.category}] ` : '';
-  const backslash = !f.category && /^[[\\]/.test(f.content) ? '\\' : '';
   const tags = f.tags.map((t) => ` #${t}`).join('');
-  return `- ${cat}${backslash}${f.content}${tags}`;
+  const escaped = !f.category && (CATEGORY_FIRST.test(`${f.content}${tags}`) || /^\\[[\\]/.test(f.content));
+  return `- ${cat}${escaped ? '\\' : ''}${f.content}${tags}`;
 }
 
 /** A fact line's parts, or null when the line is not a fact. */

@@ -71,6 +71,14 @@ t.test('the fact log', async (t) => {
     t.equal(log[draft.line - 1], '- \\[draft] the Q3 roadmap is due Friday', 'the bracket is escaped in the log');
     const hit = (await d.search('Q3 roadmap due', { mode: 'bm25', filters: { source_type: 'fact' } })).results[0];
     t.match(hit, { fact_id: draft.fact_id, category: null }, 'read back without a category');
+    const link = await remember({ content: '[[Marisol Veck]] sold the canoe' });
+    t.equal(
+      readFileSync(path.join(v.dir, link.path), 'utf8').split('\n')[link.line - 1],
+      '- [[Marisol Veck]] sold the canoe',
+      'a leading wikilink is written as given: escaped, it would no longer link in Obsidian',
+    );
+    const linked = (await d.search('Marisol sold canoe', { mode: 'bm25', filters: { source_type: 'fact' } })).results[0];
+    t.match(linked, { fact_id: link.fact_id, category: null }, 'and read back without a category');
   });
 
   await t.test('each append embeds its own line only, however long the day log is', async (t) => {

@@ -29,6 +29,12 @@ t.test('a fact line reads back as written', async (t) => {
     t.same(parseFactLine(written), { content, category: null, tags: ['q3'] }, `${written} reads back without a category`);
   }
   t.equal(formatFactLine({ content: '[draft] plan', category: null, tags: [] }), '- \\[draft] plan', 'escaped as Markdown does');
+  // a leading wikilink never reads as a category: written as given, so it still links in Obsidian
+  for (const content of ['[[Alice]] moved to Lisbon', '[[Q3 plan]]']) {
+    const written = formatFactLine({ content, category: null, tags: ['q3'] });
+    t.equal(written, `- ${content} #q3`, `${content} is not escaped`);
+    t.same(parseFactLine(written), { content, category: null, tags: ['q3'] }, `${written} reads back as given`);
+  }
   t.same(parseFactLine('- [idea] [draft] plan'), { content: '[draft] plan', category: 'idea', tags: [] }, 'after a category: as written');
   t.same(parseFactLine('- [people] Alice'), { content: 'Alice', category: 'people', tags: [] }, "a person's category still reads as one");
 });
