@@ -5,6 +5,7 @@ import { ActorRequestError } from '../../supervisors/runtime/errors.js';
 import { fail } from '../../messages/common.js';
 import type { GitMsg } from '../../messages/to-git.js';
 import type { Caller, FactInput, MutationResult, RememberResult, UndoRequest, VaultOp } from '../../messages/vault-ops.js';
+import { indexedAsWanted, type IndexedWant } from './tools/types.js';
 
 export const WRITE_TIMEOUT_MS = 60_000;
 
@@ -91,14 +92,13 @@ export class MessageWriteBackend {
 
 /** Waits until the index holds a given content hash for a path (null: until the path is gone). */
 export class IndexWaiter {
-  readonly #waiters = new Map<string, Array<{ hash: string | null; done: (ok: boolean) => void }>>();
+  readonly #waiters = new Map<string, Array<{ hash: IndexedWant; done: (ok: boolean) => void }>>();
 
   constructor(readonly current: (path: string) => string | null) {}
 
   /** `hash` '*': until the index holds any content there. */
-  wait(path: string, hash: string | null, timeoutMs: number): Promise<boolean> {
-    const now = this.current(path);
-    if (now === hash || (hash === '*' && now !== null)) return Promise.resolve(true);
+  wait(path: string, hash: IndexedWant, timeoutMs: number): Promise<boolean> {
+    if (indexedAsWanted(hash, this.current(path))) return Promise.resolve(true);
     return new Promise((resolve) => {
       const entry = {
         hash,
@@ -123,7 +123,7 @@ export class IndexWaiter {
     const list = this.#waiters.get(path);
     if (!list) return;
     const rest = list.filter((e) => {
-      if (e.hash !== hash && !(e.hash === '*' && hash !== null)) return true;
+      if (!indexedAsWanted(e.hash, hash)) return true;
       e.done(true);
       return false;
     });

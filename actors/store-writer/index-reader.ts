@@ -211,6 +211,18 @@ export class IndexReader {
     ).all(firstDay, this.#userId) as Array<{ factId: string; text: string }>;
   }
 
+  /** Whether fact `factId`'s document holds a chunk starting at `line` of its day log (that line is indexed). */
+  factChunkAt(factId: string, line: number): boolean {
+    return (
+      prepared(
+        this.#db,
+        `SELECT 1 FROM memory_chunks c JOIN memory_documents d ON c.document_id = d.id
+         WHERE d.source_type = 'fact' AND d.source_id = ? AND d.user_id = ? AND d.deleted_at IS NULL AND c.start_line = ?
+         LIMIT 1`,
+      ).get(factId, this.#userId, line) !== undefined
+    );
+  }
+
   /** The same fact (normalised text `norm`) remembered on other days than fact `id`'s, with who remembered it. */
   sameFactOnOtherDays(id: string, norm: string): Array<{ factId: string; whos: Array<string | null> }> {
     const rows = prepared(

@@ -3,13 +3,13 @@
 // tombstone in the journal). Nothing is deduplicated or dropped at write time: an update is a new fact beside the old.
 import { z } from 'zod';
 import path from 'node:path';
-import { factContentHash, factCopies, formatFactLine, normaliseFact, parseFactLine, parseTombstones } from '../../memory/fact-log.js';
+import { factCopies, formatFactLine, normaliseFact, parseFactLine, parseTombstones } from '../../memory/fact-log.js';
 import { readIfPresent } from '../../memory/read-if-present.js';
 import { factAuthors } from '../../store-writer/index-reader.js';
 import type { ToolDeps } from './deps.js';
 import { def, type ToolDef } from './tool-def.js';
 import { factWho, ownsWork } from '../agents/guard.js';
-import { toolFail, type CallContext, type ToolOutcome, type WriteBackend } from './types.js';
+import { toolFail, type CallContext, type IndexedWant, type ToolOutcome, type WriteBackend } from './types.js';
 
 /** How a fact is waited on in the gateway's IndexWaiter (a vault path never holds a NUL). */
 export const FACT_KEY = '\u0000fact:';
@@ -84,25 +84,28 @@ async function remember(d: ToolDeps, w: WriteBackend, ctx: CallContext, a: z.inf
   if (!r.ok) return toolFail(r.reason, r.message);
   const key = `${FACT_KEY}${r.fact_id}`;
   const indexed = a.wait_indexed
-    ? await d.waitIndexed(key, await hashOnceIndexed(d, r), d.waitTimeoutMs)
+    ? await d.waitIndexed(key, await lineIndexed(d, r), d.waitTimeoutMs)
     : d.view.reader.document('fact', r.fact_id) !== null;
   return { ok: true, result: { fact_id: r.fact_id, path: r.path, line: r.line, commit: r.commit, at: r.at, indexed } };
 }
 
 /**
- * The content hash the fact's document has once this append is in the index: any ('*') for a new fact; for another
- * copy of a fact already indexed (the same content, other tags: one document of every copy), the hash over its
- * lines as the log holds them now, so the answer waits for this line too.
+ * What the index holds once this append is in it: the fact's document with a chunk at this line (or at the earlier
+ * copy of the very same line, which stands for it). Not a hash of the document's lines as the log holds them now:
+ * copies appended at once by other calls (other tags: one document of every copy) are indexed together, so the
+ * document never held that hash, and the answer waited the whole timeout to say `indexed: false`.
  */
-async function hashOnceIndexed(d: ToolDeps, r: { fact_id: string; path: string }): Promise<string> {
-  if (d.view.reader.document('fact', r.fact_id) === null) return '*';
+async function lineIndexed(d: ToolDeps, r: { fact_id: string; path: string; line: number }): Promise<IndexedWant> {
   const [log, stones] = await Promise.all([
     readIfPresent(path.join(d.vault, r.path)),
     d.tombstones ? readIfPresent(path.join(d.vault, d.tombstones)) : null,
   ]);
   const date = r.fact_id.slice(0, r.fact_id.indexOf('#'));
   const copies = log ? factCopies(log.toString('utf8'), date, parseTombstones(stones?.toString('utf8') ?? '')).get(r.fact_id) : undefined;
-  return copies ? factContentHash(copies) : '*';
+  const mine = copies?.find((c) => c.line === r.line);
+  if (!copies || !mine) return '*'; // the log changed under it (a person's edit): any document of the fact will do
+  const line = copies.find((c) => c.text === mine.text)!.line; // distinctLines keeps the first of equal lines
+  return (current) => current !== null && d.view.reader.factChunkAt(r.fact_id, line);
 }
 
 async function forgetFact(d: ToolDeps, ctx: CallContext, id: string, reason: string | undefined): Promise<ToolOutcome> {

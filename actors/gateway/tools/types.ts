@@ -32,8 +32,20 @@ export interface WriteBackend {
   available(): { ok: true } | { ok: false; reason: string };
 }
 
-/** Resolves true once the index holds `contentHash` for `path` (null: once the path is gone), false on timeout. */
-export type WaitIndexed = (path: string, contentHash: string | null, timeoutMs: number) => Promise<boolean>;
+/**
+ * What a wait for the index looks for at a path: a content hash, `'*'` (any content), null (the path gone), or a
+ * test of the hash the index now holds (null: nothing) — a fact's line, whatever copies were merged in with it.
+ */
+export type IndexedWant = string | null | ((current: string | null) => boolean);
+
+/** Whether the index's `current` hash at a path is what `want` waits for. */
+export function indexedAsWanted(want: IndexedWant, current: string | null): boolean {
+  if (typeof want === 'function') return want(current);
+  return current === want || (want === '*' && current !== null);
+}
+
+/** Resolves true once the index holds what `want` says at `path`, false on timeout. */
+export type WaitIndexed = (path: string, want: IndexedWant, timeoutMs: number) => Promise<boolean>;
 
 export type Transport = 'mcp' | 'http' | 'stdio';
 

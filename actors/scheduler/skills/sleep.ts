@@ -1,7 +1,7 @@
 // sleep: the nightly extraction (sleep/run.ts) as a scheduler job — memories into the fact log and facts into notes
 // from the conversations, tasks and fact-log lines since its last run. Its cursor lives in its own state file.
 import { toolLimits } from '../../gateway/tools/deps.js';
-import type { WaitIndexed } from '../../gateway/tools/types.js';
+import { indexedAsWanted, type WaitIndexed } from '../../gateway/tools/types.js';
 import type { IndexView } from '../../gateway/index-view.js';
 import { SOURCE_VAULT } from '../../../messages/common.js';
 import { memoryPaths } from '../../memory/paths.js';
@@ -19,7 +19,7 @@ export function pollIndexed(view: IndexView): WaitIndexed {
       const until = Date.now() + timeoutMs;
       const look = () => {
         const now = view.reader.document(SOURCE_VAULT, p)?.contentHash ?? null;
-        if (now === hash || (hash === '*' && now !== null)) resolve(true);
+        if (indexedAsWanted(hash, now)) resolve(true);
         else if (Date.now() >= until) resolve(false);
         else setTimeout(look, POLL_MS);
       };
