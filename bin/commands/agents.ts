@@ -59,14 +59,15 @@ export async function agentsCommand(a: Args): Promise<number> {
     }
     case 'rotate': {
       const r = done(rotateAgent(cfg.data_dir, needName(), now));
-      process.stderr.write(`agent ${name} has a new token (the old one is refused from now on), shown only now:\n`);
+      process.stderr.write(`agent ${r.name} has a new token (the old one is refused from now on), shown only now:\n`);
       process.stdout.write(`${r.token}\n`);
       return EXIT.ok;
     }
-    case 'revoke':
-      done(revokeAgent(cfg.data_dir, needName(), now));
-      process.stdout.write(`agent ${name} revoked: its token is refused from its next request\n`);
+    case 'revoke': {
+      const r = done(revokeAgent(cfg.data_dir, needName(), now));
+      process.stdout.write(`agent ${r.name} revoked: its token is refused from its next request\n`);
       return EXIT.ok;
+    }
     case 'list': {
       const agents = readAgents(cfg.data_dir).agents;
       const last = new Map<string, string>();

@@ -60,7 +60,8 @@ export async function readAudit(dataDir: string, q: AuditQuery): Promise<AuditEn
       } catch {
         continue;
       }
-      if (q.agent !== undefined && e.agent !== q.agent) continue;
+      // agent names are one name in any letter case (store.ts): `--agent ALICE` finds alice's calls
+      if (q.agent !== undefined && e.agent?.toLowerCase() !== q.agent.toLowerCase()) continue;
       if (q.since !== undefined && Date.parse(e.t) < q.since) continue;
       out.push(e);
     }

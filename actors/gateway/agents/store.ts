@@ -223,22 +223,35 @@ export function caseTwins(agents: readonly Pick<AgentRecord, 'name'>[]): CaseTwi
     });
 }
 
-export function revokeAgent(dataDir: string, name: string, now: Date): StoreResult<null> {
+/**
+ * The agent `name` names: its exact spelling, else the one agent whose name differs only in letter case (names are
+ * one name in any case: `revoke ALICE` revokes Alice). Two such agents added before that rule: only the exact name.
+ */
+function agentNamed(f: AgentsFile, name: string): AgentRecord | undefined {
+  const exact = f.agents.find((a) => a.name === name);
+  if (exact) return exact;
+  const same = f.agents.filter((a) => a.name.toLowerCase() === name.toLowerCase());
+  return same.length === 1 ? same[0] : undefined;
+}
+
+/** Revokes the agent `name` names (any letter case); answers its name as stored. */
+export function revokeAgent(dataDir: string, name: string, now: Date): StoreResult<{ name: string }> {
   const f = readAgents(dataDir);
-  const rec = f.agents.find((a) => a.name === name);
+  const rec = agentNamed(f, name);
   if (!rec) return { ok: false, reason: 'not_found', message: `no agent named "${name}"` };
   writeAgents(dataDir, { version: 1, agents: f.agents.filter((a) => a !== rec), retired: retire(f, rec, 'revoked', now) });
-  return { ok: true, result: null };
+  return { ok: true, result: { name: rec.name } };
 }
 
 /** A new token for the agent, same grant; the old token stops working at the gateway's next request. */
-export function rotateAgent(dataDir: string, name: string, now: Date): StoreResult<{ token: string }> {
+export function rotateAgent(dataDir: string, name: string, now: Date): StoreResult<{ token: string; name: string }> {
   const f = readAgents(dataDir);
-  const i = f.agents.findIndex((a) => a.name === name);
+  const named = agentNamed(f, name);
+  const i = named ? f.agents.indexOf(named) : -1;
   if (i < 0) return { ok: false, reason: 'not_found', message: `no agent named "${name}"` };
   const token = newToken();
   const agents = f.agents.slice();
   agents[i] = { ...agents[i]!, ...hashToken(token), rotated_at: now.toISOString() };
   writeAgents(dataDir, { version: 1, agents, retired: retire(f, f.agents[i]!, 'rotated', now) });
-  return { ok: true, result: { token } };
+  return { ok: true, result: { token, name: agents[i]!.name } };
 }
