@@ -1,5 +1,6 @@
 // `memvault status`: counts, pending, model, last error, and with a running daemon its supervision tree (each actor's
 // state, restarts and mailbox); `--files` lists every note with its state and reason.
+import path from 'node:path';
 import type { IndexState } from '../../actors/gateway/index-view.js';
 import { llmStatus, type LlmStatus } from '../../actors/gateway/llm-status.js';
 import { gitStatus, type GitStatus } from '../../actors/git-writer/index-lock.js';
@@ -8,11 +9,17 @@ import type { SupervisionNode } from '../../messages/supervision.js';
 import { SOURCE_TYPES } from '../../messages/episodes.js';
 import { configFor, EXIT, type Args } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
+import { claimHolder } from '../../main/pid-claim.js';
+import { pidAlive } from '../../supervisors/runtime/pid-alive.js';
 import { fileStates, openDirect, type FileState, withDiskPending } from '../direct.js';
 
 export async function statusCommand(a: Args): Promise<number> {
   const cfg = configFor(a, { vaultRequired: false });
   const daemon = await findDaemon(cfg);
+  // a daemon between its claim (daemon.starting) and daemon.json: starting, not "not running" (loading its model,
+  // reconciling the vault — a large vault takes a while, and the counts below are the index as it was)
+  const held = daemon ? null : claimHolder(path.join(cfg.data_dir, 'daemon.starting'));
+  const starting = held !== null && pidAlive(held) ? held : null;
   const view = openDirect(cfg);
   let index: IndexState | null = null;
   let llm: LlmStatus = llmStatus(cfg, null);
@@ -36,6 +43,7 @@ export async function statusCommand(a: Args): Promise<number> {
   const out = {
     vault: cfg.vault,
     daemon: daemon ? daemon.url : null,
+    ...(starting !== null ? { daemon_starting: { pid: starting } } : {}),
     index,
     llm,
     git,
@@ -46,7 +54,12 @@ export async function statusCommand(a: Args): Promise<number> {
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     return EXIT.ok;
   }
-  const l: string[] = [`vault:    ${cfg.vault}`, `daemon:   ${daemon ? `running at ${daemon.url}` : 'not running'}`];
+  const state = daemon
+    ? `running at ${daemon.url}`
+    : starting !== null
+      ? `starting (pid ${starting}); the index below is as it was — run status again once it listens`
+      : 'not running';
+  const l: string[] = [`vault:    ${cfg.vault}`, `daemon:   ${state}`];
   if (!index) l.push('index:    none yet (run `memvault index` or start the daemon)');
   else {
     l.push(`index:    ${index.documents} documents, ${index.chunks} chunks, ${index.vectors} vectors; ${index.pending} files pending`);
