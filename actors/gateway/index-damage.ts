@@ -3,6 +3,7 @@
 // so the gateway has main rebuild it (a reindex: built beside the damaged file, then swapped in) and answers
 // `index_damaged` meanwhile — where every search, tool call and status answered `internal` until someone ran reindex.
 import type { EventLogger } from '../../supervisors/runtime/log.js';
+import { rebuildOnce, type Rebuild } from '../store-writer/damage-rebuild.js';
 import { isDamagedIndex } from '../store-writer/damaged-index.js';
 
 export interface IndexDamage {
@@ -10,28 +11,14 @@ export interface IndexDamage {
   check(err: unknown): { reason: 'index_damaged'; message: string } | null;
 }
 
-type Rebuild = () => Promise<{ ok: boolean; documents: number; ms: number; error: string | null }>;
-
 export function indexDamage(rebuild: Rebuild, log: EventLogger): IndexDamage {
-  let running: Promise<void> | null = null;
+  const ask = rebuildOnce(rebuild, log);
   return {
     check(err) {
       if (!isDamagedIndex(err)) return null;
       const why = (err as Error).message;
-      if (running === null) {
+      if (ask())
         log.error({ event: 'index_damaged', err: why }, 'the index file is damaged; rebuilding it from the vault and the episode journal');
-        running = rebuild()
-          .then(
-            (r) =>
-              r.ok
-                ? log.event('index_rebuilt', { documents: r.documents, ms: r.ms })
-                : log.error({ event: 'index_rebuild_failed', err: r.error }, 'rebuilding the damaged index failed'),
-            (e: unknown) => log.error({ event: 'index_rebuild_failed', err: String(e) }, 'rebuilding the damaged index failed'),
-          )
-          .finally(() => {
-            running = null;
-          });
-      }
       return {
         reason: 'index_damaged',
         message: `the index file is damaged (${why}); memvault is rebuilding it from the vault and the episode journal, which are intact — try again once the rebuild is done (a few minutes for a large vault; the log says index_rebuilt)`,

@@ -16,6 +16,7 @@ import { pruneEpisodes } from './episodes.js';
 import { markDegraded, storeFault, writeWithRetry, type RetryDeps } from './write-retry.js';
 import { GitDating } from './recorded-at.js';
 import { IDLE_MS, IdleMerge } from './fts-merge.js';
+import { rebuildOnce } from './damage-rebuild.js';
 
 const { b, board, log } = boot();
 
@@ -203,8 +204,8 @@ function messagePaths(msg: StoreMsg): VaultPath[] {
   }
 }
 
-/** The rebuild asked of main for a damaged index file, while it runs (one at a time). */
-let rebuilding: Promise<unknown> | null = null;
+/** Asks main for a rebuild of the damaged index file, unless one asked for runs (set at init: it needs the request). */
+let askRebuild: (() => boolean) | null = null;
 
 /**
  * A page of the index file damaged on disk, met by a write: where the store crashed on every message that touched it
@@ -215,21 +216,10 @@ let rebuilding: Promise<unknown> | null = null;
  * rebuild) crashes as before.
  */
 function rebuildDamaged(ctx: ActorCtx<Sends<'store'>, State, Asks<'store'>>, msg: StoreMsg, err: Error): void {
-  log.error({ event: 'index_damaged', msg: msg.type, err: err.message }, 'the index file is damaged; rebuilding it');
   // the watcher's single flight for the paths it carried is released; the rescan after the swap sends them again
   for (const path of messagePaths(msg)) ctx.emit({ type: 'watcher.done', path, outcome: 'failed', state: null });
-  rebuilding ??= ctx
-    .request({ type: 'main.reindex' }, null)
-    .then(
-      (r) =>
-        r.ok
-          ? log.event('index_rebuilt', { documents: r.documents, ms: r.ms })
-          : log.error({ event: 'index_rebuild_failed', err: r.error }, 'rebuilding the damaged index failed'),
-      (e: unknown) => log.error({ event: 'index_rebuild_failed', err: String(e) }, 'rebuilding the damaged index failed'),
-    )
-    .finally(() => {
-      rebuilding = null;
-    });
+  askRebuild ??= rebuildOnce(() => ctx.request({ type: 'main.reindex' }, null), log);
+  if (askRebuild()) log.error({ event: 'index_damaged', msg: msg.type, err: err.message }, 'the index file is damaged; rebuilding it');
 }
 
 runActor<StoreMsg, Sends<'store'>, State, Asks<'store'>>(

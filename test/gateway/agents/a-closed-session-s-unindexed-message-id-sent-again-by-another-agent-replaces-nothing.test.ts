@@ -7,8 +7,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { httpCall, makeVault, startDaemon, testConfig } from '../../helpers/daemon.js';
-import { agent } from './helpers.js';
+import { httpCall } from '../../helpers/daemon.js';
+import { twoAgents } from './helpers.js';
 
 /** Every journal record of the data dir (any `*.jsonl` line with a `k`), in file then line order. */
 function journal(dir: string): Array<{ k: string; agent?: string; ep?: Record<string, unknown> }> {
@@ -27,15 +27,7 @@ function journal(dir: string): Array<{ k: string; agent?: string; ep?: Record<st
 }
 
 t.test("an unindexed message id of a closed session, sent again by another agent, replaces nothing of the first agent's", async (t) => {
-  const v = makeVault({ 'Inbox/Seed.md': '# Seed\n' });
-  t.teardown(() => v.cleanup());
-  const cfg = testConfig(v.dir);
-  const d = await startDaemon(cfg);
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
-  const alpha = agent(cfg.data_dir, 'alpha', { scope: 'write' });
-  const beta = agent(cfg.data_dir, 'beta', { scope: 'write' });
-  const post = (tok: string, episodes: unknown[]) => httpCall(d.url, 'POST', '/v1/episodes', { episodes }, { token: tok });
+  const { cfg, d, alpha, beta, post } = await twoAgents(t);
   const chat = (id: string, role: string, text: string) => ({ type: 'chat', session_id: 'walk', message_id: id, role, text });
 
   const first = await post(alpha, [

@@ -3,28 +3,14 @@
 // id is refused `forbidden` as for an indexed one (also after the memory actor restarts), two agents racing for a new
 // id get it for one of them only, and the agent that sent it still updates it.
 import t from 'tap';
-import { httpCall, makeVault, nextRestart, startDaemon, testConfig } from '../../helpers/daemon.js';
-import { startEmbeddingsServer } from '../../embedder/providers/helpers/embeddings-server.js';
-import { agent } from './helpers.js';
+import { nextRestart } from '../../helpers/daemon.js';
+import { twoAgents } from './helpers.js';
 
 t.test("an agent cannot replace another agent's episode before it is indexed", async (t) => {
-  const emb = await startEmbeddingsServer(8);
-  t.teardown(() => emb.close());
-  const v = makeVault({ 'Inbox/Seed.md': '# Seed\n' });
-  t.teardown(() => v.cleanup());
-  const cfg = testConfig(
-    v.dir,
-    `embedder:\n  provider: openai\n  openai:\n    base_url: ${JSON.stringify(emb.baseUrl)}\n    model: stand-in\n`,
-  );
-  const d = await startDaemon(cfg);
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
-  const alpha = agent(cfg.data_dir, 'alpha', { scope: 'write' });
-  const beta = agent(cfg.data_dir, 'beta', { scope: 'write' });
-  const post = (tok: string, episodes: unknown[]) => httpCall(d.url, 'POST', '/v1/episodes', { episodes }, { token: tok });
+  const { emb, d, alpha, beta, post } = await twoAgents(t, { held: true });
   const reasons = (body: any) => (body.rejected ?? []).map((r: { i: number; reason: string }) => [r.i, r.reason]);
 
-  const release = emb.hold(); // nothing alpha sends reaches the index until released
+  const release = emb!.hold(); // nothing alpha sends reaches the index until released
   t.teardown(release);
   const first = await post(alpha, [
     { type: 'task', task_id: 'T-9', title: 'Order the kingfisher nest boxes', status: 'open' },

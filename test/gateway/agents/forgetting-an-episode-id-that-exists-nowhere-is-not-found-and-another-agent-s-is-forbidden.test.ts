@@ -3,25 +3,10 @@
 // as soon as its request was answered, before the index holds it (the embeddings server holds its answers here).
 // Episodes are searchable by every agent, so telling the two apart shows nothing search does not.
 import t from 'tap';
-import { httpCall, makeVault, startDaemon, testConfig } from '../../helpers/daemon.js';
-import { startEmbeddingsServer } from '../../embedder/providers/helpers/embeddings-server.js';
-import { agent, toolAs } from './helpers.js';
+import { toolAs, twoAgents } from './helpers.js';
 
 t.test('forgetting an episode id that exists nowhere is not_found and another agent’s is forbidden', async (t) => {
-  const emb = await startEmbeddingsServer(8);
-  t.teardown(() => emb.close());
-  const v = makeVault({ 'Inbox/Seed.md': '# Seed\n' });
-  t.teardown(() => v.cleanup());
-  const cfg = testConfig(
-    v.dir,
-    `embedder:\n  provider: openai\n  openai:\n    base_url: ${JSON.stringify(emb.baseUrl)}\n    model: stand-in\n`,
-  );
-  const d = await startDaemon(cfg);
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
-  const alpha = agent(cfg.data_dir, 'alpha', { scope: 'write' });
-  const beta = agent(cfg.data_dir, 'beta', { scope: 'write' });
-  const post = (tok: string, episodes: unknown[]) => httpCall(d.url, 'POST', '/v1/episodes', { episodes }, { token: tok });
+  const { emb, d, alpha, beta, post } = await twoAgents(t, { held: true });
   const forget = (tok: string, episode_id: string) => toolAs(d.url, tok, 'memory_forget', { episode_id });
 
   // indexed: alpha's task and session
@@ -50,7 +35,7 @@ t.test('forgetting an episode id that exists nowhere is not_found and another ag
   }
 
   // pending: alpha's own task and message are alpha's to forget before the index holds them; not beta's
-  const release = emb.hold();
+  const release = emb!.hold();
   t.teardown(release);
   t.equal(
     (

@@ -1,7 +1,8 @@
 // Agents for tests: credentials added to a real daemon's data dir (agents.json, as `memvault agents add` writes it),
 // and real clients holding them — MCP over Streamable HTTP and plain HTTP.
 import { addAgent, type Grant } from '../../../actors/gateway/agents/store.js';
-import { git, httpCall, type HttpAnswer } from '../../helpers/daemon.js';
+import { git, httpCall, makeVault, startDaemon, testConfig, type HttpAnswer } from '../../helpers/daemon.js';
+import { startEmbeddingsServer } from '../../embedder/providers/helpers/embeddings-server.js';
 import { mcpClient } from '../tools/helpers/tool-daemon.js';
 
 export function agent(dataDir: string, name: string, grant: Partial<Grant> & Pick<Grant, 'scope'>): string {
@@ -33,4 +34,26 @@ export function commits(vault: string): Array<{ subject: string; agent: string |
       const [subject, agentName] = s.split('\0');
       return { subject: subject!, agent: agentName?.trim() || null };
     });
+}
+
+/**
+ * A daemon on a one-note vault with two write agents, alpha and beta, and a way to post episodes as either. `held`:
+ * its embeddings come from a stand-in server whose answers the test can hold (`emb.hold()`), so episodes stay pending.
+ */
+export async function twoAgents(t: { teardown(fn: () => unknown): void }, opts: { held?: boolean } = {}) {
+  const emb = opts.held ? await startEmbeddingsServer(8) : null;
+  if (emb) t.teardown(() => emb.close());
+  const v = makeVault({ 'Inbox/Seed.md': '# Seed\n' });
+  t.teardown(() => v.cleanup());
+  const cfg = testConfig(
+    v.dir,
+    emb ? `embedder:\n  provider: openai\n  openai:\n    base_url: ${JSON.stringify(emb.baseUrl)}\n    model: stand-in\n` : '',
+  );
+  const d = await startDaemon(cfg);
+  t.teardown(() => d.stop());
+  await d.daemon.whenCaughtUp();
+  const alpha = agent(cfg.data_dir, 'alpha', { scope: 'write' });
+  const beta = agent(cfg.data_dir, 'beta', { scope: 'write' });
+  const post = (tok: string, episodes: unknown[]) => httpCall(d.url, 'POST', '/v1/episodes', { episodes }, { token: tok });
+  return { emb, v, cfg, d, alpha, beta, post };
 }
