@@ -8,25 +8,13 @@ import { indexOnce } from '../../main/daemon.js';
 import { rebuildIndex } from '../../main/reindex.js';
 import { makeLogger } from '../../supervisors/runtime/log.js';
 import { allZero, indexConsistency, makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
-
-const files: Record<string, string> = {};
-for (let i = 0; i < 30; i++) files[`Projects/p${i}.md`] = `# P${i}\n\nThe glaze batch g${i}q fires at cone six.\n`;
+import { GLAZE_NOTES, indexedThenStopped } from './helpers/indexed-then-stopped.js';
 
 t.test('a start over a truncated index keeps it aside, rebuilds, and loses no note or episode', { timeout: 120_000 }, async (t) => {
-  const v = makeVault(files);
-  t.teardown(() => v.cleanup());
-  const cfg = testConfig(v.dir);
-  let d = await startDaemon(cfg);
-  await d.daemon.whenCaughtUp();
-  const e = await d.api('POST', '/v1/episodes', {
-    episodes: [{ type: 'task', task_id: 'T-1', title: 'Order the kiln shelf q7q', status: 'open' }],
-  });
-  t.equal(e.status, 200, JSON.stringify(e.body));
-  await d.daemon.whenCaughtUp();
-  await d.stop();
+  const { cfg } = await indexedThenStopped(t);
   truncateSync(path.join(cfg.data_dir, 'index.sqlite'), 20_000); // a disk that lost the file's tail
 
-  d = await startDaemon(cfg);
+  const d = await startDaemon(cfg);
   t.teardown(() => d.stop());
   await d.daemon.whenCaughtUp();
   const st = (await d.api('GET', '/v1/status')).body.index;
@@ -42,7 +30,7 @@ t.test('a start over a truncated index keeps it aside, rebuilds, and loses no no
 });
 
 t.test('reindex without a daemon replaces an index file that is not a database', { timeout: 120_000 }, async (t) => {
-  const v = makeVault(files);
+  const v = makeVault(GLAZE_NOTES);
   t.teardown(() => v.cleanup());
   const cfg = testConfig(v.dir);
   const d = await startDaemon(cfg);

@@ -7,10 +7,8 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import t, { type Test } from 'tap';
-import { allZero, indexConsistency, makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
-
-const files: Record<string, string> = {};
-for (let i = 0; i < 30; i++) files[`Projects/p${i}.md`] = `# P${i}\n\nThe glaze batch g${i}q fires at cone six.\n`;
+import { allZero, indexConsistency, startDaemon } from '../helpers/daemon.js';
+import { indexedThenStopped } from './helpers/indexed-then-stopped.js';
 
 /** Garbage over the pages of `table`'s b-tree root: the file still opens, reading that table fails. */
 function damageTable(file: string, table: string): void {
@@ -26,19 +24,9 @@ function damageTable(file: string, table: string): void {
 
 /** A daemon over an index whose keyword postings are damaged, with a task in its journal; and its restarts. */
 async function damagedDaemon(t: Test) {
-  const v = makeVault(files);
-  t.teardown(() => v.cleanup());
-  const cfg = testConfig(v.dir);
-  let d = await startDaemon(cfg);
-  await d.daemon.whenCaughtUp();
-  const e = await d.api('POST', '/v1/episodes', {
-    episodes: [{ type: 'task', task_id: 'T-1', title: 'Order the kiln shelf q7q', status: 'open' }],
-  });
-  t.equal(e.status, 200, JSON.stringify(e.body));
-  await d.daemon.whenCaughtUp();
-  await d.stop();
+  const { v, cfg } = await indexedThenStopped(t);
   damageTable(path.join(cfg.data_dir, 'index.sqlite'), 'memory_fts_data');
-  d = await startDaemon(cfg);
+  const d = await startDaemon(cfg);
   t.teardown(() => d.stop());
   const restarts: string[] = [];
   d.daemon.onSupervisor((e) => {
