@@ -15,6 +15,12 @@ import type { PeopleEdits } from './people-edits.js';
 import { serial, shared } from './sections.js';
 import type { VaultWriter } from './vault/vault-writer.js';
 
+/** What a write that git then refused put on disk, said by what it records (a note, unless named here). */
+const WRITTEN: Partial<Record<CommitOp, string>> = {
+  remember: 'the fact was written to the log',
+  forget: 'the tombstone was written',
+};
+
 export type Ready = { kind: 'ready'; repo: GitRepo; writer: VaultWriter };
 export type Caller = Extract<GitMsg, { type: 'git.mutate' }>['caller'];
 type CommitMeta = Parameters<GitRepo['commit']>[1];
@@ -111,6 +117,8 @@ export function makeStaging(d: StagingDeps) {
     | {
         kind: 'committing';
         op: VaultOp;
+        /** What the commit records (`remember` and `forget` write the fact log, not a note). */
+        commitOp: CommitOp;
         intents: Intent[];
         applied: { paths: string[]; mtimeMs: number | null; contentHash: string | null };
         /** A later op of a several-file write failed: what was applied before it is committed, then this is the answer. */
@@ -209,6 +217,7 @@ export function makeStaging(d: StagingDeps) {
       return {
         kind: 'committing',
         op,
+        commitOp: meta.op,
         intents,
         applied,
         commit,
@@ -234,15 +243,16 @@ export function makeStaging(d: StagingDeps) {
     phases.observe({ phase: 'commit' }, (performance.now() - st.fileDone) / 1000);
     phases.observe({ phase: 'total' }, (performance.now() - st.started) / 1000);
     if (!c.ok && c.reason !== 'nothing_to_commit') {
+      const what = WRITTEN[st.commitOp] ?? 'the note was written';
       // the writer's free-space check makes this rare (another program filled the disk in between)
       if (/No space left on device|Disk quota exceeded/i.test(c.message))
         return fail(
           'disk_full',
-          `the note was written but git could not commit it: the disk is full (${c.message}); it is on disk, and memvault commits it as this agent's once space is freed — do not send it again`,
+          `${what} but git could not commit it: the disk is full (${c.message}); it is on disk, and memvault commits it as this agent's once space is freed — do not send it again`,
         );
       return fail(
         'unavailable',
-        `the note was written but git could not commit it (${c.message}); it is on disk, and memvault commits it as this agent's once git works again (a stale .git/index.lock left by a killed git: remove it if no git runs) — do not send it again`,
+        `${what} but git could not commit it (${c.message}); it is on disk, and memvault commits it as this agent's once git works again (a stale .git/index.lock left by a killed git: remove it if no git runs) — do not send it again`,
       );
     }
     if (c.ok) {

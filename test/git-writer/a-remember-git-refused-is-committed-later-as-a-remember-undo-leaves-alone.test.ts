@@ -22,8 +22,8 @@ t.test('an owed remember is committed as a remember and vault_undo_last passes o
   t.equal(r.body.error?.reason, 'unavailable', JSON.stringify(r.body));
   t.match(
     r.body.error?.message,
-    /it is on disk, and memvault commits it as this agent's once git works again .* do not send it again/,
-    'no retry asked: a remember sent again would append twice',
+    /^the fact was written to the log but git could not commit it .*it is on disk, and memvault commits it as this agent's once git works again .* do not send it again/,
+    'no retry asked: a remember sent again would append twice; and it is a fact, not a note',
   );
   rmSync(lock);
   const log = (): string => git(v.dir, 'log', '-1', '--format=%(trailers:key=Memvault-Op,valueonly)', 'HEAD', '--', 'Memory/Log');
