@@ -1,11 +1,25 @@
 // Whether a process id names a live process (a daemon's, a model download's): signal 0 checks without signalling.
+import { readFileSync } from 'node:fs';
 
-/** True while `pid` runs; EPERM means it runs as another user. */
+/**
+ * True while `pid` runs; EPERM means it runs as another user. A zombie — killed, not yet reaped by its parent —
+ * answers signal 0 too but runs nothing: on Linux its state in /proc says so (a start right after a kill -9 of a
+ * reindex kept that reindex's leftover file, as if it still built it).
+ */
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !zombie(pid);
+}
+
+function zombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false; // no /proc here, or gone meanwhile (signal 0 answered a moment ago)
   }
 }
