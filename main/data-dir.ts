@@ -32,9 +32,15 @@ export function prepareDataDir(cfg: Config, dbFile = indexFile(cfg)): { dbFile: 
     openIndex(dbFile, { readonly: false }).close(); // creates and migrates the schema before any reader opens it
   } catch (err) {
     if (!isDamagedIndex(err)) throw err;
-    damaged = `${dbFile}.damaged-${Date.now()}`;
-    for (const suffix of ['', '-wal', '-shm']) if (existsSync(dbFile + suffix)) renameSync(dbFile + suffix, damaged + suffix);
+    damaged = setAsideIndex(dbFile);
     openIndex(dbFile, { readonly: false }).close();
   }
   return { dbFile, token, damaged };
+}
+
+/** Moves the index file, with its WAL, to `<file>.damaged-<ms>` (kept, not deleted); answers that name. */
+export function setAsideIndex(dbFile: string): string {
+  const damaged = `${dbFile}.damaged-${Date.now()}`;
+  for (const suffix of ['', '-wal', '-shm']) if (existsSync(dbFile + suffix)) renameSync(dbFile + suffix, damaged + suffix);
+  return damaged;
 }

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { Daemon } from '../../main/daemon.js';
 import { ensureToken } from '../../main/data-dir.js';
 import { DaemonStartFailure } from '../../main/start-failure.js';
+import { startOverDamage } from '../../main/start-over-damage.js';
 import { CommandFailure, configFor, EXIT, requireVault, type Args } from '../args.js';
 import { claimStart, findDaemon, removeDaemonInfo, writeDaemonInfo } from '../client.js';
 import { loginLink } from '../../actors/gateway/page/session.js';
@@ -65,9 +66,9 @@ async function launch(cfg: Config): Promise<Launched | number> {
     provider: cfg.embedder.provider,
     file: cfg.config_file,
   });
-  const daemon = new Daemon(cfg, { mode: 'serve', log });
+  let daemon: Daemon;
   try {
-    await daemon.start();
+    daemon = await startOverDamage(cfg, log, () => new Daemon(cfg, { mode: 'serve', log }));
   } catch (err) {
     // the daemon has ended what it started: one line and exit 1, not a supervisor's stack trace
     if (err instanceof DaemonStartFailure) throw new CommandFailure(startFailureLine(err, cfg.listen));

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../../config/load.js';
 import { makeLogger } from '../../supervisors/runtime/log.js';
+import { startOverDamage } from '../../main/start-over-damage.js';
 import { Daemon } from '../../main/daemon.js';
 import type { SupervisorEvent } from '../../supervisors/events.js';
 
@@ -101,9 +102,12 @@ export async function httpCall<T = any>(
   return { status: r.status, retryAfter: r.headers.get('retry-after'), body: parsed as T };
 }
 
-export async function startDaemon(cfg: Config, mode: 'serve' | 'oneshot' = 'serve'): Promise<Running> {
-  const daemon = new Daemon(cfg, { mode, log: makeLogger('main', { level: 'silent' }) });
-  await daemon.start();
+/** `overDamage`: started as `memvault start` starts it, once more over a fresh index if a damaged page stops it. */
+export async function startDaemon(cfg: Config, mode: 'serve' | 'oneshot' = 'serve', opts: { overDamage?: boolean } = {}): Promise<Running> {
+  const log = makeLogger('main', { level: 'silent' });
+  const make = () => new Daemon(cfg, { mode, log });
+  const daemon = opts.overDamage ? await startOverDamage(cfg, log, make) : make();
+  if (!opts.overDamage) await daemon.start();
   const url = `http://127.0.0.1:${daemon.board.get('gatewayPort')}`;
   const token = readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim();
   const api = <T>(method: 'GET' | 'POST', route: string, body?: unknown, tok: string | null = token) =>

@@ -3,24 +3,10 @@
 // reindex, and a write into the damaged pages crashed the store writer until its supervisor gave up. The gateway now
 // answers `index_damaged` (503, a tool error of that reason), the store writer drops such a write, and either has main
 // rebuild the index from the vault and the episode journal; once swapped in, searches answer again and nothing is lost.
-import { closeSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import t, { type Test } from 'tap';
 import { allZero, indexConsistency, startDaemon } from '../helpers/daemon.js';
-import { indexedThenStopped } from './helpers/indexed-then-stopped.js';
-
-/** Garbage over the pages of `table`'s b-tree root: the file still opens, reading that table fails. */
-function damageTable(file: string, table: string): void {
-  const db = new Database(file);
-  db.pragma('wal_checkpoint(TRUNCATE)'); // every page in the file itself, none newer in the WAL
-  const root = db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').pluck().get(table) as number;
-  const pageSize = db.pragma('page_size', { simple: true }) as number;
-  db.close();
-  const fd = openSync(file, 'r+');
-  writeSync(fd, Buffer.alloc(pageSize, 0xa7), 0, pageSize, (root - 1) * pageSize);
-  closeSync(fd);
-}
+import { damageTable, indexedThenStopped } from './helpers/indexed-then-stopped.js';
 
 /** A daemon over an index whose keyword postings are damaged, with a task in its journal; and its restarts. */
 async function damagedDaemon(t: Test) {
