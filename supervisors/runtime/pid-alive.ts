@@ -15,11 +15,18 @@ export function pidAlive(pid: number): boolean {
   return !zombie(pid);
 }
 
-function zombie(pid: number): boolean {
+/** A process's state letter from /proc (`R`, `S`, `Z`, …), or null without /proc or once it is gone. */
+export function processState(pid: number): string | null {
   try {
+    // "pid (comm) S ...": comm may hold spaces and parentheses, so the state follows the last ')'
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+    const close = stat.lastIndexOf(')');
+    return stat.slice(close + 2, close + 3);
   } catch {
-    return false; // no /proc here, or gone meanwhile (signal 0 answered a moment ago)
+    return null;
   }
+}
+
+function zombie(pid: number): boolean {
+  return processState(pid) === 'Z'; // null: no /proc here, or gone meanwhile (signal 0 answered a moment ago)
 }

@@ -1,5 +1,6 @@
 // The processes under a process, read from /proc: tests check that nothing the daemon started is left defunct.
 import { readdirSync, readFileSync } from 'node:fs';
+import { processState } from '../../supervisors/runtime/pid-alive.js';
 
 export interface Descendant {
   pid: number;
@@ -45,8 +46,7 @@ export function processesWithEnv(name: string, value: string): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const state = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (state.slice(state.lastIndexOf(')') + 2, state.lastIndexOf(')') + 3) === 'Z') continue;
+      if (processState(Number(entry)) === 'Z') continue;
       if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(needle)) out.push(Number(entry));
     } catch {
       continue; // gone meanwhile, or not ours to read
