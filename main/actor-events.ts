@@ -1,6 +1,8 @@
 // What main does with its actors' and supervisors' events: logs them with stable names, counts restarts by reason,
-// and ends the flight of a note whose message was dropped as poison (else the watcher would wait for it forever).
-import { assertNever } from '../messages/common.js';
+// ends the flight of a note whose message was dropped as poison (else the watcher would wait for it forever), and says
+// when an actor went down on a damaged page of the index file (main has it rebuilt).
+import { isDamagedIndex } from '../actors/store-writer/damaged-index.js';
+import { assertNever, type WireError } from '../messages/common.js';
 import type { ActorEvent } from '../messages/actor.js';
 import type { SupervisorEvent } from '../supervisors/events.js';
 import type { EventLogger } from '../supervisors/runtime/log.js';
@@ -14,6 +16,8 @@ export class ActorEvents {
     readonly log: EventLogger,
     readonly metrics: MainMetrics,
     readonly router: Router,
+    /** An actor crashed, or failed to start again, on a damaged page of the index file. */
+    readonly damaged: (actor: string, error: WireError) => void = () => {},
   ) {}
 
   actor(e: ActorEvent): void {
@@ -61,7 +65,12 @@ export class ActorEvents {
         if (!e.expected) {
           this.#lastExit.set(e.child, e.exit.kind === 'crash' ? e.exit.error.kind : e.exit.kind);
           log.warn({ event: 'actor_exited', supervisor: e.supervisor, actor: e.child, exit: e.exit }, `${e.child} exited`);
+          if (e.exit.kind === 'crash' && isDamagedIndex({ code: e.exit.error.kind })) this.damaged(e.child, e.exit.error);
         }
+        return;
+      case 'supervisor.child_start_failed':
+        if (isDamagedIndex({ code: e.error.kind })) this.damaged(e.child, e.error);
+        log.debug({ event: e.type, ...e }, e.type);
         return;
       case 'supervisor.child_restarted':
         // the reason is how it went down (crash kind, killed, …); siblings restarted with it say `sibling`

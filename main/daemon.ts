@@ -14,6 +14,7 @@ import type { ActorBoot } from '../supervisors/runtime/boot.js';
 import { spawnActor } from '../supervisors/runtime/host.js';
 import type { EventLogger } from '../supervisors/runtime/log.js';
 import { ActorEvents } from './actor-events.js';
+import { rebuildOnce } from '../actors/store-writer/damage-rebuild.js';
 import { prepareDataDir } from './data-dir.js';
 import { DaemonStartFailure } from './start-failure.js';
 import { EmbedPools, WORKER_YOUNG_MB } from './embed-pools.js';
@@ -70,8 +71,23 @@ export class Daemon {
     this.metrics = new MainMetrics(this.board, this.handles);
     operatorMetrics(this.metrics.registry, this.board, { vault: cfg.vault, dataDir: cfg.data_dir });
     this.router = new Router({ handles: this.handles, log: opts.log, notice: (m) => this.#notice(m), answer: (m) => this.#answer(m) });
-    this.#events = new ActorEvents(opts.log, this.metrics, this.router);
+    this.#events = new ActorEvents(opts.log, this.metrics, this.router, (actor, err) => this.#damaged(actor, err));
   }
+
+  /**
+   * An actor went down on a damaged page of the index file (the embedder's vector cache, the memory actor's reads…):
+   * the index is rebuilt as the gateway and the store writer have it rebuilt when they meet one — where any other
+   * actor crashed on it until a search or a write happened to start the rebuild. Not while starting (the start is
+   * made again over a fresh file: start-over-damage.ts) or stopping, nor in a one-shot run (itself a build).
+   */
+  #damaged(actor: string, err: WireError): void {
+    if (this.#o.mode !== 'serve' || !this.root || this.#stopping || this.#reindexing !== null) return;
+    this.#o.log.error({ event: 'index_damaged', actor, err: err.message }, 'the index file is damaged; rebuilding it');
+    this.#rebuildDamaged ??= rebuildOnce(() => this.#reindex(), this.#o.log);
+    this.#rebuildDamaged();
+  }
+
+  #rebuildDamaged: (() => boolean) | null = null;
 
   /** The actors this daemon runs: every one in `memvault start` (the git writer when writes are on), the ingest ones in a one-shot index. */
   #actors(): RoutedActor[] {
