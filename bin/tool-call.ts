@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Daemon } from '../main/daemon.js';
+import { startOverDamage } from '../main/start-over-damage.js';
 import { makeLogger } from '../supervisors/runtime/log.js';
 import type { Config } from '../config/load.js';
 import { EXIT, requireVault, type Args } from './args.js';
@@ -24,8 +25,7 @@ export async function callToolCommand(
   if (!up) {
     requireVault(cfg);
     const log = makeLogger('main', { level: 'warn', dataDir: cfg.data_dir });
-    daemon = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log });
-    await daemon.start();
+    daemon = await startOverDamage(cfg, log, () => new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log }));
     await daemon.whenCaughtUp();
     up = {
       url: `http://127.0.0.1:${daemon.board.get('gatewayPort')}`,

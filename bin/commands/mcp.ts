@@ -8,6 +8,7 @@ import { VERSION } from '../../supervisors/runtime/version.js';
 import { mcpInstructions } from '../../actors/gateway/tools/instructions.js';
 import { runStdioProxy, type Upstream } from '../../actors/gateway/tools/stdio-proxy.js';
 import { Daemon } from '../../main/daemon.js';
+import { startOverDamage } from '../../main/start-over-damage.js';
 import { CommandFailure, configFor, EXIT, requireVault, type Args } from '../args.js';
 import { findDaemon, removeDaemonInfo, writeDaemonInfo } from '../client.js';
 
@@ -31,9 +32,9 @@ export async function mcpCommand(a: Args): Promise<number> {
     const running = await findDaemon(cfg);
     if (running) return agentToken ? { ...running, token: agentToken } : running;
     // no daemon for this vault: run one here, on a free loopback port, registered so other commands find it
-    const d = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log });
+    // over an index with a damaged page, once more over a fresh one (the damaged one kept aside), as `memvault start`
+    const d = await startOverDamage(cfg, log, () => new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log }));
     daemon = d;
-    await d.start();
     const url = `http://127.0.0.1:${d.board.get('gatewayPort')}`;
     writeDaemonInfo(cfg, { pid: process.pid, url, started_at: new Date().toISOString() });
     log.event('daemon_started', { url, pid: process.pid, for: 'mcp stdio' });

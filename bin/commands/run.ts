@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JobRunResult, JobsList } from '../../messages/to-scheduler.js';
 import { Daemon } from '../../main/daemon.js';
+import { startOverDamage } from '../../main/start-over-damage.js';
 import { makeLogger, ONE_SHOT_STDERR } from '../../supervisors/runtime/log.js';
 import { configFor, EXIT, requireVault, type Args, UsageError } from '../args.js';
 import { callDaemon, findDaemon } from '../client.js';
@@ -19,8 +20,7 @@ export async function daemonFor(a: Args): Promise<{ d: Endpoint; stop: () => Pro
   requireVault(cfg);
   const stderrLevel = ONE_SHOT_STDERR; // its threads' too
   const log = makeLogger('main', { level: cfg.log.level, stderrLevel, dataDir: cfg.data_dir });
-  const daemon = new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log, stderrLevel });
-  await daemon.start();
+  const daemon = await startOverDamage(cfg, log, () => new Daemon({ ...cfg, listen: '127.0.0.1:0' }, { mode: 'serve', log, stderrLevel }));
   await daemon.whenCaughtUp();
   const url = `http://127.0.0.1:${daemon.board.get('gatewayPort')}`;
   return { d: { url, token: readFileSync(path.join(cfg.data_dir, 'token'), 'utf8').trim() }, stop: () => daemon.stop('memvault run done') };

@@ -3,11 +3,11 @@
 import t from 'tap';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { REPO, makeVault } from '../../helpers/daemon.js';
+import { lineMatching } from '../../helpers/line-matching.js';
 import { daemonInfoFile, findDaemon, writeDaemonInfo } from '../../../bin/client.js';
 import { call, startToolDaemon, toolConfig } from './helpers/tool-daemon.js';
 
@@ -26,19 +26,6 @@ function spawnMcp(
   const errors: Error[] = [];
   client.onerror = (e) => errors.push(e); // anything but MCP on stdout shows up here
   return { client, transport, errors };
-}
-
-/** Resolves with the first stderr line that matches (the child logs JSON lines there). */
-function lineMatching(stream: Readable, re: RegExp): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const seen: string[] = [];
-    const rl = createInterface({ input: stream });
-    rl.on('line', (line) => {
-      seen.push(line);
-      if (re.test(line)) resolve(line);
-    });
-    rl.once('close', () => reject(new Error(`stderr ended without a line matching ${re}:\n${seen.slice(-20).join('\n')}`)));
-  });
 }
 
 t.test('with a daemon running, stdio calls go to it as transport "stdio"', async (t) => {
