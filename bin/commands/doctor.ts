@@ -16,7 +16,7 @@ import { isDamagedIndex, IndexOpenError, openIndex } from '../../actors/store-wr
 import { IndexReader } from '../../actors/store-writer/index-reader.js';
 import { indexFile } from '../../supervisors/runtime/boot.js';
 import type { Config } from '../../config/load.js';
-import { indexDamagedLine } from '../index-damaged.js';
+import { damagedPagesLine, indexDamagedLine } from '../index-damaged.js';
 import { gitIndexLock } from '../../actors/git-writer/index-lock.js';
 import { AgentsFileError, caseTwins, readAgents } from '../../actors/gateway/agents/store.js';
 
@@ -79,7 +79,21 @@ export async function doctorCommand(a: Args): Promise<number> {
   return report(a, checks);
 }
 
-/** The index file opens and says which model built it; one SQLite cannot read is reported as the daemon will treat it. */
+/** What SQLite's quick_check finds wrong with the pages (none: an empty list); a page it cannot read at all throws. */
+function pageProblems(db: ReturnType<typeof openIndex>): string[] {
+  try {
+    const rows = (db.pragma('quick_check(3)') as Array<{ quick_check: string }>).map((r) => r.quick_check);
+    return rows.join() === 'ok' ? [] : rows;
+  } catch (err) {
+    if (isDamagedIndex(err)) return [(err as Error).message];
+    throw err;
+  }
+}
+
+/**
+ * The index file opens, says which model built it, and its pages read (SQLite's quick_check: every page, a few seconds
+ * for a large index read cold); one SQLite cannot read is reported as the daemon will treat it.
+ */
 function indexCheck(cfg: Config): Check {
   const file = indexFile(cfg);
   if (!existsSync(file))
@@ -88,6 +102,9 @@ function indexCheck(cfg: Config): Check {
     const db = openIndex(file, { readonly: true });
     try {
       const model = new IndexReader(db).model();
+      // a damaged page inside a file that opens: only a read of it shows it (an open and the model row did not)
+      const problems = pageProblems(db);
+      if (problems.length) return { name: 'index', ok: false, detail: damagedPagesLine(file, problems) };
       return { name: 'index', ok: true, detail: `${file}, built with ${model ? `${model.name}@${model.version}` : 'no model yet'}` };
     } finally {
       db.close();

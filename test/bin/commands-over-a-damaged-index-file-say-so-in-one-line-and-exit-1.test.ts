@@ -8,6 +8,7 @@ import t from 'tap';
 import { openIndex } from '../../actors/store-writer/schema.js';
 import { makeVault } from '../helpers/daemon.js';
 import { memvault as cli } from '../helpers/run-cli.js';
+import { damageTable, indexedThenStopped } from '../main/helpers/indexed-then-stopped.js';
 
 t.test('commands over a damaged index file say so in one line and exit 1', async (t) => {
   const v = makeVault({ 'Inbox/a.md': '# A\n\nA note.\n' });
@@ -70,4 +71,21 @@ t.test('a damaged page met after the index opened is said in one line too', asyn
     r.stderr,
     /^memvault: index_damaged: the index file cannot be read \(database disk image is malformed\) — `memvault reindex` rebuilds it from the vault\n$/,
   );
+});
+
+t.test('doctor reads every page: a damaged one the model row does not touch fails its index check', async (t) => {
+  const { v, cfg } = await indexedThenStopped(t);
+  const file = path.join(cfg.data_dir, 'index.sqlite');
+  const healthy = await cli(['doctor', '--config', cfg.config_file!, '--vault', v.dir]);
+  t.match(healthy.stdout, /\nok\s+index\s+/, 'an intact index passes');
+  damageTable(file, 'memory_fts_data');
+  const before = readFileSync(file);
+  // doctor read only the model's row of the file, and said `ok index`
+  const d = await cli(['doctor', '--config', cfg.config_file!, '--vault', v.dir]);
+  t.equal(d.code, 1, 'doctor exits 1');
+  t.match(
+    d.stdout.replace(/\s+/g, ' '),
+    / FAIL index index_damaged: the index file .* has damaged pages \(.+\) — a running daemon rebuilds it when a read or a write meets them, `memvault reindex` rebuilds it now/,
+  );
+  t.same(readFileSync(file), before, 'doctor changed nothing');
 });
