@@ -23,7 +23,7 @@ import { FactLogs } from './facts.js';
 import { memoryPaths } from './paths.js';
 import { memoryMetrics } from './metrics.js';
 import { poolEmbedder } from './pool-embedder.js';
-import { replayJournal } from './replay.js';
+import { replayJournal, scanJournal, type Scanned } from './replay.js';
 import { sweepOnce, SweepTimer, type SweepDeps } from './sweep.js';
 
 const { b, board, log } = boot();
@@ -41,8 +41,11 @@ interface State {
    * returns before that, so the daemon is ready without waiting on it; appends are journaled and held meanwhile.
    */
   ready: Promise<void>;
-  /** Resolves once the ledger of who recorded what holds the journal from the index's checkpoint on: appends wait for it. */
-  owned: Promise<void>;
+  /**
+   * Resolves once the ledger of who recorded what holds the journal from the index's checkpoint on: appends wait for
+   * it. What that read gathered spares the first replay a read of its own.
+   */
+  owned: Promise<Scanned>;
   facts: FactLogs;
   core: MemoryCore;
   projector: Projector;
@@ -115,7 +118,7 @@ function sweepDeps(ctx: Ctx, s: State): SweepDeps {
  * Replays the journal (replay.ts; appends are held meanwhile), syncs the fact logs, then — appends flowing again —
  * removes turns a crash left half-grown and runs a retention sweep.
  */
-async function replay(ctx: Ctx, s: State, reason: string): Promise<void> {
+async function replay(ctx: Ctx, s: State, reason: string, scanned?: Scanned): Promise<void> {
   replaying = true;
   report(ctx, s.projector.pending, s.projector.oldestSince);
   const started = monotonicMs();
@@ -126,6 +129,7 @@ async function replay(ctx: Ctx, s: State, reason: string): Promise<void> {
     reader,
     held,
     seen: (rec) => owners.note(rec),
+    scanned,
   });
   await facts(() => s.facts.reconcile());
   s.projector.hold(1); // still catching up (stale turns, the sweep) once appends flow again
@@ -294,12 +298,7 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
         log.warn({ event: 'memory_journal_repaired', file, bytes }, 'cut off a torn last line (never acknowledged)'),
     });
     // episodes journaled before this start and not in the index yet are still their agents' (a restart must not free them)
-    state.owned = (async () => {
-      for (const recs of state.journal.read(readCheckpoint(reader), state.journal.nextSeq)) {
-        for (const r of recs) owners.note(r);
-        await new Promise((r) => setImmediate(r)); // a long journal is read a file at a time, the thread answering meanwhile
-      }
-    })();
+    state.owned = scanJournal(state.journal, readCheckpoint(reader), state.journal.nextSeq, (r) => owners.note(r));
     state.projector = new Projector({
       embedder,
       reuse: (hashes) => reader.vectorsByChunkHash(hashes),
@@ -371,7 +370,7 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
       log.error({ event: 'memory_pruned', err: String(err) }, 'the retention sweep failed; retrying in an hour'),
     );
     void state.ready
-      .then(() => replay(ctx, state, 'start'))
+      .then(async () => replay(ctx, state, 'start', await state.owned))
       .then(
         () => timer.arm(),
         (err: unknown) =>
