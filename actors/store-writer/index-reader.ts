@@ -223,16 +223,20 @@ export class IndexReader {
     );
   }
 
-  /** The same fact (normalised text `norm`) remembered on other days than fact `id`'s, with who remembered it. */
-  sameFactOnOtherDays(id: string, norm: string): Array<{ factId: string; whos: Array<string | null> }> {
+  /**
+   * Fact `id`'s document and the other days' documents of a fact of its hash (the same text remembered on other days,
+   * as `norm` tells), each with its normalised text (null in a document indexed before it was kept), title and who
+   * remembered its copies: one read, so a forget checks every copy its tombstone hides in one view of the index.
+   */
+  factOnEveryDay(id: string): Array<{ factId: string; title: string | null; norm: string | null; whos: Array<string | null> }> {
     const rows = prepared(
       this.#db,
-      `SELECT source_id, metadata FROM memory_documents
-       WHERE source_type = 'fact' AND deleted_at IS NULL AND source_id LIKE ? AND source_id <> ? AND user_id = ?`,
-    ).all(`%${id.slice(id.indexOf('#'))}`, id, this.#userId) as Array<{ source_id: string; metadata: string | null }>;
-    return rows.flatMap((r) => {
+      `SELECT source_id, title, metadata FROM memory_documents
+       WHERE source_type = 'fact' AND deleted_at IS NULL AND source_id LIKE ? AND user_id = ?`,
+    ).all(`%${id.slice(id.indexOf('#'))}`, this.#userId) as Array<{ source_id: string; title: string | null; metadata: string | null }>;
+    return rows.map((r) => {
       const m = documentMetadata(r.metadata);
-      return m['norm'] === norm ? [{ factId: r.source_id, whos: factAuthors(m) }] : [];
+      return { factId: r.source_id, title: r.title, norm: typeof m['norm'] === 'string' ? m['norm'] : null, whos: factAuthors(m) };
     });
   }
 

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import path from 'node:path';
 import { factCopies, formatFactLine, normaliseFact, parseFactLine, parseTombstones } from '../../memory/fact-log.js';
 import { readIfPresent } from '../../memory/read-if-present.js';
-import { factAuthors } from '../../store-writer/index-reader.js';
 import type { ToolDeps } from './deps.js';
 import { def, type ToolDef } from './tool-def.js';
 import { factWho, ownsWork } from '../agents/guard.js';
@@ -112,16 +111,17 @@ async function forgetFact(d: ToolDeps, ctx: CallContext, id: string, reason: str
   const w = d.writes;
   const off = !w ? 'this process has no write path' : ((a) => (a.ok ? null : a.reason))(w.available());
   if (!w || off) return toolFail('unavailable', `facts are forgotten through the vault's git writer, which is off: ${off}`);
-  const doc = d.view.reader.document('fact', id);
+  const days = d.view.reader.factOnEveryDay(id);
+  const doc = days.find((f) => f.factId === id);
   if (!doc)
     return toolFail('not_found', `no fact ${id} is in the index (forgotten already, or never remembered); search with source_type "fact"`);
   // a tombstone hides every copy of the day's fact, so each must be the caller's (another agent may have logged it again)
-  if (!factAuthors(doc.metadata).every((who) => ownsWork(ctx.principal, who)))
+  if (!doc.whos.every((who) => ownsWork(ctx.principal, who)))
     return toolFail('forbidden', `fact ${id} was remembered by another agent; only an admin credential may forget it`);
-  const text = String(doc.metadata['norm'] ?? normaliseFact(String(doc.title)));
+  const text = doc.norm ?? normaliseFact(String(doc.title));
   // a tombstone names the text, not the id: it also hides the same fact logged on other days, so those must be the
   // caller's too (else remembering another agent's fact today and forgetting that copy would forget theirs)
-  const others = d.view.reader.sameFactOnOtherDays(id, text).filter((o) => !o.whos.every((who) => ownsWork(ctx.principal, who)));
+  const others = days.filter((o) => o.factId !== id && o.norm === text && !o.whos.every((who) => ownsWork(ctx.principal, who)));
   if (others.length > 0)
     return toolFail(
       'forbidden',

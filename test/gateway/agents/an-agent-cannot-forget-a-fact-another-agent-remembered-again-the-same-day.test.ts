@@ -29,6 +29,11 @@ t.test('an agent cannot forget a fact another agent remembered again the same da
   const refused = await toolAs(url, alpha, 'memory_forget', { fact_id: first.body.fact_id });
   t.equal(refused.status, 403, JSON.stringify(refused.body));
   t.equal(refused.body.error.reason, 'forbidden');
+  t.equal(
+    refused.body.error.message,
+    `fact ${first.body.fact_id} was remembered by another agent; only an admin credential may forget it`,
+    "the refusal says the fact itself is another agent's",
+  );
   t.same(await search('shed'), ['The heron feeder key is blue #shed'], "beta's line is still found");
   t.notOk(existsSync(path.join(s.v.dir, 'Memory/tombstones.jsonl')), 'no tombstone was written');
   t.equal((await toolAs(url, beta, 'memory_forget', { fact_id: first.body.fact_id })).status, 403, 'nor may beta');

@@ -30,7 +30,11 @@ t.test("an agent cannot forget another agent's fact by remembering and forgettin
   const refused = await toolAs(url, alpha, 'memory_forget', { fact_id: copy.body.fact_id });
   t.equal(refused.status, 403, JSON.stringify(refused.body));
   t.equal(refused.body.error.reason, 'forbidden');
-  t.match(refused.body.error.message, betaId, 'the refusal names the fact it would also forget');
+  t.equal(
+    refused.body.error.message,
+    `forgetting ${copy.body.fact_id} would also forget ${betaId} (the same fact, remembered by another agent); only an admin credential may forget it`,
+    'the refusal names the fact it would also forget',
+  );
   t.same((await found()).sort(), [betaId, copy.body.fact_id].sort(), "beta's fact and alpha's copy are both still found");
   t.notOk(existsSync(path.join(s.v.dir, 'Memory/tombstones.jsonl')), 'no tombstone was written');
   t.match(commits(s.v.dir)[0]!.subject, /remember/, 'no forget commit');
