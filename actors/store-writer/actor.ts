@@ -4,12 +4,11 @@ import type Database from 'better-sqlite3';
 import { type ActorCtx, runActor } from '../../supervisors/runtime/worker.js';
 import { boot } from '../../supervisors/runtime/boot.js';
 import type { StoreMsg } from '../../messages/to-store.js';
-import type { VaultPath } from '../../messages/common.js';
 import type { Asks, Sends } from '../../supervisors/actors.js';
 import { isDamagedIndex, openIndex } from './schema.js';
 import { IndexWriter } from './index-writer.js';
 import { IndexReader } from './index-reader.js';
-import { StoreApplier } from './apply.js';
+import { failedDone, StoreApplier } from './apply.js';
 import { CHUNKER_VERSION } from '../chunker/version.js';
 import { swapIndexFiles } from './swap.js';
 import { pruneEpisodes } from './episodes.js';
@@ -188,22 +187,6 @@ async function handle(msg: StoreMsg, ctx: ActorCtx<Sends<'store'>, State>): Prom
   }
 }
 
-/** The vault paths a message is about (the watcher waits for their `watcher.done`). */
-function messagePaths(msg: StoreMsg): VaultPath[] {
-  switch (msg.type) {
-    case 'store.upsert':
-      return [msg.note.path];
-    case 'store.touch':
-    case 'store.delete':
-    case 'store.file_failed':
-      return [msg.path];
-    case 'store.rename':
-      return [msg.from, msg.to];
-    default:
-      return [];
-  }
-}
-
 /** Asks main for a rebuild of the damaged index file, unless one asked for runs (set at init: it needs the request). */
 let askRebuild: (() => boolean) | null = null;
 
@@ -217,7 +200,7 @@ let askRebuild: (() => boolean) | null = null;
  */
 function rebuildDamaged(ctx: ActorCtx<Sends<'store'>, State, Asks<'store'>>, msg: StoreMsg, err: Error): void {
   // the watcher's single flight for the paths it carried is released; the rescan after the swap sends them again
-  for (const path of messagePaths(msg)) ctx.emit({ type: 'watcher.done', path, outcome: 'failed', state: null });
+  for (const d of failedDone(msg)) ctx.emit(d);
   askRebuild ??= rebuildOnce(() => ctx.request({ type: 'main.reindex' }, null), log);
   if (askRebuild()) log.error({ event: 'index_damaged', msg: msg.type, err: err.message }, 'the index file is damaged; rebuilding it');
 }

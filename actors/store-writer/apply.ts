@@ -2,7 +2,7 @@
 // Vectors are written only when they come from the model that built the index; otherwise the note is stored
 // keyword-only and the mismatch is reported (vectors of different models never mix).
 import path from 'node:path';
-import { assertNever, modelKey, SOURCE_VAULT, type ModelInfo } from '../../messages/common.js';
+import { assertNever, modelKey, SOURCE_VAULT, type ModelInfo, type VaultPath } from '../../messages/common.js';
 import type { StoreMsg } from '../../messages/to-store.js';
 import type { WatcherMsg } from '../../messages/to-watcher.js';
 import type { IndexWriter } from './index-writer.js';
@@ -10,7 +10,7 @@ import type { IndexReader } from './index-reader.js';
 import { applyEpisodeBatch, type EpisodesApplied } from './episodes.js';
 
 export interface ApplyOutcome {
-  done: Array<Extract<WatcherMsg, { type: 'watcher.done' }>>;
+  done: Done[];
   chunks: number;
   /** set once, the first time a note's vectors were dropped because the index was built by another model */
   mismatch: string | null;
@@ -19,6 +19,41 @@ export interface ApplyOutcome {
 }
 
 type Applied = Exclude<StoreMsg, { type: 'store.swap_index' | 'store.reopen_index' | 'store.prune_episodes' }>;
+type Done = Extract<WatcherMsg, { type: 'watcher.done' }>;
+
+/**
+ * The vault paths a message is about, in the order its `watcher.done` list names them: the watcher holds each in
+ * flight until it is told, so every way a message ends — applied, or dropped (`failedDone`) — names these.
+ */
+function messagePaths(msg: StoreMsg): VaultPath[] {
+  switch (msg.type) {
+    case 'store.upsert':
+      return [msg.note.path];
+    case 'store.touch':
+    case 'store.delete':
+    case 'store.file_failed':
+      return [msg.path];
+    case 'store.rename':
+      return [msg.from, msg.to];
+    case 'store.episodes':
+    case 'store.swap_index':
+    case 'store.reopen_index':
+    case 'store.prune_episodes':
+      return [];
+    default:
+      return assertNever(msg);
+  }
+}
+
+/** `watcher.done` for each of `msg`'s paths with `outcome`, the n-th path with the n-th of `states` (null past them). */
+function doneFor(msg: StoreMsg, outcome: Done['outcome'], ...states: Array<Done['state']>): Done[] {
+  return messagePaths(msg).map((path, i) => ({ type: 'watcher.done', path, outcome, state: states[i] ?? null }));
+}
+
+/** What a message dropped unapplied tells the watcher: each of its paths failed (released, to be sent again). */
+export function failedDone(msg: StoreMsg): Done[] {
+  return doneFor(msg, 'failed');
+}
 
 export class StoreApplier {
   #mismatchReported = false;
@@ -73,14 +108,7 @@ export class StoreApplier {
         if (n.frontmatterError) this.writer.setFileStatus(n.path, 'indexed', 'frontmatter_invalid', n.frontmatterError);
         else this.writer.clearFileStatus(n.path);
         return {
-          done: [
-            {
-              type: 'watcher.done',
-              path: n.path,
-              outcome: 'indexed',
-              state: { mtimeMs: msg.mtimeMs, size: msg.size, contentHash: n.contentHash },
-            },
-          ],
+          done: doneFor(msg, 'indexed', { mtimeMs: msg.mtimeMs, size: msg.size, contentHash: n.contentHash }),
           chunks: r.chunks,
           mismatch: allowed.mismatch,
         };
@@ -89,16 +117,9 @@ export class StoreApplier {
         // the chunker skipped unchanged bytes against the hash the watcher knew; with no live row to touch (the
         // index lost it meanwhile) the note would silently stay out of the index: send the watcher to look again
         if (!this.writer.touchDocument(SOURCE_VAULT, msg.path, msg.mtimeMs, msg.size))
-          return { done: [{ type: 'watcher.done', path: msg.path, outcome: 'stale', state: null }], chunks: 0, mismatch: null };
+          return { done: doneFor(msg, 'stale'), chunks: 0, mismatch: null };
         return {
-          done: [
-            {
-              type: 'watcher.done',
-              path: msg.path,
-              outcome: 'unchanged',
-              state: { mtimeMs: msg.mtimeMs, size: msg.size, contentHash: msg.contentHash },
-            },
-          ],
+          done: doneFor(msg, 'unchanged', { mtimeMs: msg.mtimeMs, size: msg.size, contentHash: msg.contentHash }),
           chunks: 0,
           mismatch: null,
         };
@@ -106,7 +127,7 @@ export class StoreApplier {
       case 'store.delete': {
         this.writer.deleteDocument(SOURCE_VAULT, msg.path);
         this.writer.clearFileStatus(msg.path);
-        return { done: [{ type: 'watcher.done', path: msg.path, outcome: 'deleted', state: null }], chunks: 0, mismatch: null };
+        return { done: doneFor(msg, 'deleted'), chunks: 0, mismatch: null };
       }
       case 'store.rename': {
         const before = this.reader.document(SOURCE_VAULT, msg.from);
@@ -118,11 +139,8 @@ export class StoreApplier {
         else this.writer.clearFileStatus(msg.from);
         const state = moved && before ? { mtimeMs: msg.mtimeMs, size: msg.size, contentHash: before.contentHash } : null;
         return {
-          done: [
-            { type: 'watcher.done', path: msg.from, outcome: 'renamed', state: null },
-            // state null (the source row had vanished) leaves `to` unindexed, so the watcher parses it normally
-            { type: 'watcher.done', path: msg.to, outcome: 'renamed', state },
-          ],
+          // `from`'s state null; `to`'s null too when the source row had vanished: the watcher parses it normally
+          done: doneFor(msg, 'renamed', null, state),
           chunks: 0,
           mismatch: null,
         };
@@ -136,7 +154,7 @@ export class StoreApplier {
       }
       case 'store.file_failed': {
         this.writer.setFileStatus(msg.path, 'failed', msg.reason, msg.message);
-        return { done: [{ type: 'watcher.done', path: msg.path, outcome: 'failed', state: null }], chunks: 0, mismatch: null };
+        return { done: failedDone(msg), chunks: 0, mismatch: null };
       }
       default:
         return assertNever(msg);
