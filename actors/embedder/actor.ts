@@ -7,8 +7,7 @@ import { EMBEDDER_STATES, stateCode } from '../../supervisors/runtime/board.js';
 import { assertNever, type ModelInfo } from '../../messages/common.js';
 import type { EmbedderMsg } from '../../messages/to-embedder.js';
 import { ACTORS, type Sends } from '../../supervisors/actors.js';
-import { openIndex } from '../store-writer/schema.js';
-import { IndexReader } from '../store-writer/index-reader.js';
+import { SwappedReader } from '../store-writer/swapped-reader.js';
 import { Batcher } from './batcher.js';
 import { providerSettings } from './factory.js';
 import { splitRows } from './pool-task.js';
@@ -36,7 +35,8 @@ interface State {
   /** Resolves once the pool has loaded the model (or failed to): the actor is ready before that, so the
    * pipeline behind it starts at once and the first notes simply wait here. */
   pool: Promise<{ model: ModelInfo | null; batcher: Batcher | null }>;
-  reader: IndexReader;
+  /** The index's vectors by chunk hash, from the file now at the path (a reindex swaps a new one in). */
+  index: SwappedReader;
 }
 
 /**
@@ -131,7 +131,7 @@ runActor<EmbedderMsg, Sends<'embedder'>, State>(
       case 'embedder.embed_note': {
         needed();
         const { note } = msg;
-        const s = { ...(await poolReady(ctx)), reader: ctx.state.reader };
+        const s = await poolReady(ctx);
         if (!s.batcher) {
           ctx.emit({
             type: 'store.upsert',
@@ -142,7 +142,7 @@ runActor<EmbedderMsg, Sends<'embedder'>, State>(
           });
           return;
         }
-        const known = s.reader.vectorsByChunkHash(note.chunks.map((c) => c.hash));
+        const known = ctx.state.index.reader.vectorsByChunkHash(note.chunks.map((c) => c.hash));
         const missing = note.chunks.filter((c) => !known.has(c.hash));
         reused.inc(note.chunks.length - missing.length);
         queueDepth.set(s.batcher.queued + missing.length);
@@ -160,7 +160,7 @@ runActor<EmbedderMsg, Sends<'embedder'>, State>(
   () => {
     board.set('embedderState', stateCode(EMBEDDER_STATES, 'starting'));
     const started = performance.now();
-    const reader = new IndexReader(openIndex(b.dbFile, { readonly: true, cacheMiB: 4 }), { userId: cfg.user_id });
+    const index = new SwappedReader(b.dbFile, board, { userId: cfg.user_id, cacheMiB: 4 });
     const pool = neededOrReconciled()
       .then(startPool)
       .then((r) => {
@@ -177,7 +177,7 @@ runActor<EmbedderMsg, Sends<'embedder'>, State>(
         log.event('embedder_ready', { model: r.model, threads: cfg.embedder.threads, ms: Math.round(performance.now() - started) });
         return { model: r.model, batcher: r.batcher };
       });
-    return { pool, reader };
+    return { pool, index };
   },
   { concurrency: ACTORS.embedder.concurrency },
 );
