@@ -245,6 +245,8 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
         return;
       case 'memory.projected': {
         s.projector.projected(msg.batch);
+        // every record before `through` has all its work in the index (the core applied it, nothing of it is pending)
+        if (s.core) s.core.settled(Math.min(s.projector.lowestSeq ?? Number.POSITIVE_INFINITY, s.core.applied.seq + 1));
         // what the index's checkpoint has passed, the index answers for
         const cp = owners.size > 0 ? readCheckpoint(reader) : null;
         if (cp) owners.dropBefore(cp.seq);
@@ -353,6 +355,11 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
             return d ? { hash: d.contentHash, status: String(d.metadata['status'] ?? '') } : null;
           },
           storedCorrection: (id) => reader.document('correction', id) !== null,
+          storedTurn: (id) => {
+            const d = reader.document('chat', id);
+            const seg = d?.metadata['segment'];
+            return d ? { segment: typeof seg === 'number' ? seg : null, hash: d.contentHash } : null;
+          },
           close: live
             ? (session, why) =>
                 void state.journal

@@ -93,6 +93,10 @@ export class ChatSession {
    * every turn of a long session for each message (tokens, hashes) made a burst quadratic.
    */
   #docs = new Map<string, DraftDoc>();
+  /** Where each turn (by its plain id and text) is stored: looked up once, not for every message of a long stretch. */
+  #ids = new Map<string, TurnPlace & { hash: string }>();
+  /** Turns another stretch of the session already holds word for word (a retry after a close): never sent. */
+  #shared = new Set<string>();
 
   constructor(id: string, epoch: number, epochRt: number) {
     this.id = id;
@@ -120,8 +124,11 @@ export class ChatSession {
     return this.#byId.delete(messageId);
   }
 
-  /** The turns of this stretch, as documents. */
-  turns(s: ChatSettings): DraftDoc[] {
+  /**
+   * The turns of this stretch, as documents, each under the id placeTurn gives it (`held`: the text hash of the turn
+   * another stretch of the session holds under an id, or null).
+   */
+  turns(s: ChatSettings, held: (turnId: string) => string | null = () => null): DraftDoc[] {
     const kept = [...this.#byId.values()]
       .map((m) => this.#line(m, s))
       .filter((l) => l.kept)
@@ -142,14 +149,29 @@ export class ChatSession {
     }
     if (cur.length) turns.push(cur);
     const docs = new Map<string, DraftDoc>();
+    const ids = new Map<string, TurnPlace & { hash: string }>();
+    this.#shared.clear();
     const out = turns.map((t) => {
       const key = t.map((l) => l.m.seq).join(',');
       const doc = this.#docs.get(key) ?? turnDoc(this.id, this.epoch, t, s);
       docs.set(key, doc);
-      return doc;
+      const cached = this.#ids.get(doc.sourceId);
+      const place =
+        cached?.hash === doc.contentHash
+          ? cached
+          : { ...placeTurn(doc.sourceId, doc.contentHash, this.epoch, held), hash: doc.contentHash };
+      ids.set(doc.sourceId, place);
+      if (place.shared) this.#shared.add(place.id);
+      return place.id === doc.sourceId ? doc : { ...doc, sourceId: place.id };
     });
     this.#docs = docs;
+    this.#ids = ids;
     return out;
+  }
+
+  /** Whether the turn `turnId` (as turns() last gave it) is held word for word by another stretch: it is not sent. */
+  shared(turnId: string): boolean {
+    return this.#shared.has(turnId);
   }
 
   #line(m: ChatMessage, s: ChatSettings): Line {
@@ -167,6 +189,26 @@ export class ChatSession {
 /** A turn's source id: `{session}:{first message id}-{last message id}`, so replaying the same messages upserts the same row. */
 export function turnId(session: string, first: string, last: string): string {
   return `${session}:${first}-${last}`;
+}
+
+export interface TurnPlace {
+  id: string;
+  /** Another stretch of the session holds this very text under `id`: nothing to store. */
+  shared: boolean;
+}
+
+/**
+ * Where a turn of the stretch `epoch` is stored: under its plain id, unless another stretch of the session holds
+ * that id (a message id sent again after a close; `held` gives that turn's text hash) — with the same text (a client
+ * retrying) the turn is already there; with another, `@<epoch>` goes after the id, so neither replaces the other.
+ */
+export function placeTurn(plain: string, hash: string, epoch: number, held: (turnId: string) => string | null): TurnPlace {
+  let id = plain;
+  for (let h = held(id); h !== null; h = held(id)) {
+    if (h === hash) return { id, shared: true };
+    id = `${id}@${epoch}`;
+  }
+  return { id, shared: false };
 }
 
 /** What a turn document's metadata says of each of its messages (enough to cut one out again when it is forgotten). */

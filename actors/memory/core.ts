@@ -5,7 +5,7 @@ import type { Clock, TimerHandle } from '../../supervisors/clock.js';
 import type { JournalRecord } from '../../messages/episodes.js';
 import { ChatSession, type ChatSettings } from './chat.js';
 import { correctionDoc, taskDoc, taskHash } from './task-correction.js';
-import type { Work } from './work.js';
+import type { DraftDoc, Work } from './work.js';
 
 export interface CoreSettings {
   chat: ChatSettings;
@@ -28,6 +28,8 @@ export interface CoreDeps {
   /** What the index holds of a task, live (tasks not seen since this start). */
   storedTask(id: string): StoredTask | null;
   storedCorrection(id: string): boolean;
+  /** The stretch (`segment`) and text hash of the live chat turn the index holds under `turnId`, or null. */
+  storedTurn(turnId: string): { segment: number | null; hash: string } | null;
   /** Journals a session close, which comes back through apply(); null where the journal is read-only (a reindex build). */
   close: ((session: string, why: 'idle' | 'size') => void) | null;
   work(w: Work, rec: { seq: number; rt: number }): void;
@@ -53,6 +55,13 @@ export interface Stretch {
 
 const TASKS_REMEMBERED = 10_000;
 
+/** A closed stretch whose turns may not all be in the index yet: its close record's seq, and its turns (id → hash). */
+interface Closed {
+  epoch: number;
+  seq: number;
+  turns: ReadonlyMap<string, string>;
+}
+
 export class MemoryCore {
   readonly #s: CoreSettings;
   readonly #d: CoreDeps;
@@ -60,6 +69,8 @@ export class MemoryCore {
   readonly #timers = new Map<string, TimerHandle>();
   readonly #tasks = new Map<string, StoredTask | null>();
   readonly #corrections = new Set<string>();
+  /** Closed stretches by session, until the index holds their turns (settled): the ids they took. */
+  readonly #closed = new Map<string, Closed[]>();
   #closedInReplay: Stretch[] = [];
   #replaying = false;
   #appliedSeq = 0;
@@ -95,7 +106,7 @@ export class MemoryCore {
       emitted: new Set(s.emitted.keys()),
       has: (m) => s.has(m),
       turnMessages: (turn) => {
-        const doc = s.turns(this.#s.chat).find((d) => d.sourceId === turn);
+        const doc = this.#turns(s).find((d) => d.sourceId === turn);
         return doc ? (doc.metadata['messages'] as Array<{ id: string }>).map((m) => m.id) : null;
       },
     };
@@ -132,6 +143,7 @@ export class MemoryCore {
     for (const t of this.#timers.values()) this.#d.clock.clearTimeout(t);
     this.#timers.clear();
     this.#sessions.clear();
+    this.#closed.clear();
     this.#tasks.clear();
     this.#corrections.clear();
     this.#appliedSeq = 0;
@@ -196,7 +208,7 @@ export class MemoryCore {
         this.#forget(r);
         return;
       case 'close':
-        this.#close(r.session);
+        this.#close(r.session, r.seq);
         return;
     }
   }
@@ -216,6 +228,7 @@ export class MemoryCore {
             this.#drop(session);
           } else if (s.remove(message)) this.#project(s, r);
         }
+        if (message === null) this.#closed.delete(session); // its turns go: a later stretch takes nothing of theirs
         // earlier stretches of the session are in the index only: their turns are read back and rebuilt without it
         this.#d.work({ op: 'forget_chat', session, messageIds: message === null ? ['*'] : [message] }, r);
         return;
@@ -231,11 +244,41 @@ export class MemoryCore {
     }
   }
 
-  #close(session: string): void {
+  #close(session: string, seq: number): void {
     const s = this.#sessions.get(session);
     if (!s) return;
     if (this.#replaying) this.#closedInReplay.push({ session, epoch: s.epoch, ids: new Set(s.emitted.keys()) });
+    const closed = this.#closed.get(session) ?? [];
+    closed.push({ epoch: s.epoch, seq, turns: new Map(s.emitted) });
+    this.#closed.set(session, closed);
     this.#drop(session);
+  }
+
+  /** Everything journaled before `seq` is in the index: closed stretches up to there no longer need remembering. */
+  settled(seq: number): void {
+    for (const [session, closed] of this.#closed) {
+      const rest = closed.filter((c) => c.seq >= seq);
+      if (rest.length === 0) this.#closed.delete(session);
+      else if (rest.length < closed.length) this.#closed.set(session, rest);
+    }
+  }
+
+  /**
+   * The stretch's turns, none under an id another stretch of its session holds (chat.ts placeTurn): a closed stretch
+   * not yet settled answers for itself, the index for the rest (a row of the stretch itself, e.g. from before a
+   * restart, or from before turns named their stretch, is its own).
+   */
+  #turns(s: ChatSession): DraftDoc[] {
+    const closed = (this.#closed.get(s.id) ?? []).filter((c) => c.epoch !== s.epoch);
+    const unsettled = new Set(closed.map((c) => c.epoch));
+    return s.turns(this.#s.chat, (id) => {
+      for (const c of closed) {
+        const h = c.turns.get(id);
+        if (h !== undefined) return h;
+      }
+      const row = this.#d.storedTurn(id);
+      return row && row.segment !== null && row.segment !== s.epoch && !unsettled.has(row.segment) ? row.hash : null;
+    });
   }
 
   #drop(session: string): void {
@@ -247,11 +290,11 @@ export class MemoryCore {
 
   /** The session's turns now, against what the index was last given: upsert what changed, remove what is gone. */
   #project(s: ChatSession, r: { seq: number; rt: number }): void {
-    const turns = s.turns(this.#s.chat);
+    const turns = this.#turns(s);
     const now = new Set<string>();
     for (const doc of turns) {
       now.add(doc.sourceId);
-      if (s.emitted.get(doc.sourceId) === doc.contentHash) continue;
+      if (s.shared(doc.sourceId) || s.emitted.get(doc.sourceId) === doc.contentHash) continue;
       s.emitted.set(doc.sourceId, doc.contentHash);
       this.#d.work({ op: 'upsert', doc, fresh: false }, r);
     }

@@ -3,7 +3,7 @@
 // names when it is forgotten.
 import { CHECKPOINT_KEY, type JournalCheckpoint } from '../../messages/episodes.js';
 import type { IndexReader } from '../store-writer/index-reader.js';
-import { turnWithout, type ChatSettings, type TurnMessage } from './chat.js';
+import { placeTurn, turnWithout, type ChatSettings, type TurnMessage } from './chat.js';
 import type { MemoryCore, Stretch } from './core.js';
 import type { Work } from './work.js';
 
@@ -20,6 +20,7 @@ export function readCheckpoint(reader: IndexReader): JournalCheckpoint | null {
 
 interface TurnRow {
   sourceId: string;
+  hash: string;
   segment: number;
   agent: string;
   messages: TurnMessage[];
@@ -31,6 +32,7 @@ function turnsOf(reader: IndexReader, session: string): TurnRow[] {
     .filter((d) => d.metadata['session_id'] === session)
     .map((d) => ({
       sourceId: d.sourceId,
+      hash: d.contentHash,
       segment: Number(d.metadata['segment']),
       agent: String(d.metadata['agent'] ?? ''),
       messages: (d.metadata['messages'] ?? []) as TurnMessage[],
@@ -51,14 +53,31 @@ export function forgetChatWork(
   for (const { session, messageIds } of items) {
     const open = core.session(session)?.epoch;
     const drop = new Set(messageIds);
-    for (const t of turnsOf(reader, session)) {
+    const turns = turnsOf(reader, session);
+    // the turns each stretch holds: a rebuilt turn takes no id another stretch holds (earlier stretches choose first)
+    const held = new Map(turns.map((t) => [t.sourceId, { segment: t.segment, hash: t.hash }]));
+    for (const t of turns.sort((a, b) => a.segment - b.segment)) {
       if (t.segment === open) continue;
       if (!drop.has('*') && !t.messages.some((m) => drop.has(m.id))) continue;
-      const rebuilt = drop.has('*')
+      let rebuilt = drop.has('*')
         ? null
         : turnWithout(session, t.segment, reader.chunkTexts('chat', t.sourceId).join(''), t.messages, drop, t.agent, chat);
-      if (rebuilt?.sourceId !== t.sourceId) out.push({ op: 'delete', key: { sourceType: 'chat', sourceId: t.sourceId } });
-      if (rebuilt) out.push({ op: 'upsert', doc: rebuilt, fresh: false });
+      if (rebuilt) {
+        const place = placeTurn(rebuilt.sourceId, rebuilt.contentHash, t.segment, (id) => {
+          const h = id === t.sourceId ? undefined : held.get(id);
+          return h && h.segment !== t.segment ? h.hash : null;
+        });
+        // another stretch holds the rest word for word: this turn goes, the text stays findable there
+        rebuilt = place.shared ? null : place.id === rebuilt.sourceId ? rebuilt : { ...rebuilt, sourceId: place.id };
+      }
+      if (rebuilt?.sourceId !== t.sourceId) {
+        out.push({ op: 'delete', key: { sourceType: 'chat', sourceId: t.sourceId } });
+        held.delete(t.sourceId);
+      }
+      if (rebuilt) {
+        out.push({ op: 'upsert', doc: rebuilt, fresh: false });
+        held.set(rebuilt.sourceId, { segment: t.segment, hash: rebuilt.contentHash });
+      }
     }
   }
   return out;

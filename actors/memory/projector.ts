@@ -73,6 +73,14 @@ export class Projector {
     return n;
   }
 
+  /** The lowest journal seq of work not yet in the index (queued, being embedded or sent), or null when there is none. */
+  get lowestSeq(): number | null {
+    let low: number | null = null;
+    for (const items of [...this.#inFlight.values(), this.#queue, this.#building])
+      for (const q of items) if (q.seq > 0 && (low === null || q.seq < low)) low = q.seq;
+    return low;
+  }
+
   get oldestSince(): number | null {
     let oldest: number | null = null;
     for (const items of [...this.#inFlight.values(), this.#queue, this.#building])

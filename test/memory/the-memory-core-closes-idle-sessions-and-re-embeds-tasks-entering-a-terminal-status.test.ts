@@ -22,6 +22,7 @@ function rig(stored: Record<string, StoredTask> = {}) {
     wallNow: () => wall,
     storedTask: (id) => stored[id] ?? null,
     storedCorrection: () => false,
+    storedTurn: () => null,
     close: (session, why) => void closes.push({ session, why }),
     work: (w) => void work.push(w),
   };
