@@ -31,8 +31,6 @@ const cfg = b.config;
 // a reindex builds another index file with a one-shot pipeline while the daemon runs: it reads the journal only
 const live = b.mode === 'serve' || b.dbFile === indexFile(cfg);
 
-const metrics = memoryMetrics();
-
 type Ctx = InitCtx<Sends<'memory'>, Asks<'memory'>>;
 
 interface State {
@@ -59,6 +57,7 @@ let generation = board.get('indexGeneration');
 let replaying = true;
 /** Who recorded each episode accepted from the index's checkpoint on, indexed yet or not (the ownership checks). */
 const owners = new EpisodeOwners(() => reader);
+const metrics = memoryMetrics(() => owners.size);
 /** Records made durable while a replay runs: applied, in order, once it is done. */
 const held: JournalRecord[] = [];
 /** Fact log work, one step at a time (a sync reads the log and the index, then queues its diff). */
@@ -245,11 +244,14 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
         return;
       case 'memory.projected': {
         s.projector.projected(msg.batch);
-        // every record before `through` has all its work in the index (the core applied it, nothing of it is pending)
-        if (s.core) s.core.settled(Math.min(s.projector.lowestSeq ?? Number.POSITIVE_INFINITY, s.core.applied.seq + 1));
         // what the index's checkpoint has passed, the index answers for
         const cp = owners.size > 0 ? readCheckpoint(reader) : null;
         if (cp) owners.dropBefore(cp.seq);
+        // every record before `through` has all its work in the index (the core applied it, nothing of it is pending)
+        if (!s.core) return;
+        const through = Math.min(s.projector.lowestSeq ?? Number.POSITIVE_INFINITY, s.core.applied.seq + 1);
+        s.core.settled(through);
+        owners.settled(through);
         return;
       }
       case 'memory.facts_appended':

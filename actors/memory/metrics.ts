@@ -1,9 +1,17 @@
 // The memory actor's Prometheus metrics (merged with every thread's at /metrics; the gateway counts facts forgotten
 // under the same tombstones name).
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 
-export function memoryMetrics() {
+/** `ownersHeld`: how many episode ids the ownership ledger holds now (read when /metrics is asked). */
+export function memoryMetrics(ownersHeld: () => number) {
   return {
+    ownersHeld: new Gauge({
+      name: 'memvault_episode_owners_held',
+      help: 'Episode ids the memory actor holds to tell who recorded them (accepted, and not answered for by the index yet)',
+      collect() {
+        this.set(ownersHeld());
+      },
+    }),
     ingested: new Counter<'source_type'>({
       name: 'memvault_episodes_ingested_total',
       help: 'Episodes journaled (durable), by source type',

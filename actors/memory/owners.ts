@@ -41,14 +41,20 @@ interface Entry {
 }
 
 /**
- * The recorder of every episode journaled from the index's checkpoint on (whatever the index holds of it yet), by
- * journal id. Entries below the checkpoint are dropped as it moves: those episodes are in the index, or in a closed
- * chat stretch whose messages the index does not keep (a role or a length it leaves out).
+ * The recorder of every episode journaled from the index's checkpoint on that the index cannot answer for, by journal
+ * id. An entry goes once the index answers alike for its episode (settled), or holds its chat session's close (the
+ * messages the index does not keep — a role or a length it leaves out — are free then), or below the checkpoint. A
+ * chat session kept open holds the checkpoint at its first message: the ledger still keeps only what the index cannot
+ * answer for yet.
  */
 export class EpisodeOwners {
   readonly #reader: () => IndexReader;
   /** In seq order, mostly (a replay enters older records after newer ones: an entry is only ever replaced by a newer one). */
   readonly #recent = new Map<string, Entry>();
+  /** Each chat session's latest close record seen: its messages are free once the index holds what came before it. */
+  readonly #closes = new Map<string, number>();
+  /** Entries of records below this were compared with the index once already (settled). */
+  #checkedTo = 0;
 
   constructor(reader: () => IndexReader) {
     this.#reader = reader;
@@ -60,7 +66,10 @@ export class EpisodeOwners {
 
   /** Follows a journal record: an episode's id is its agent's from `seq` on, a forget frees the ids it names. */
   note(r: JournalRecord): void {
-    if (r.k === 'ep') this.#set(episodeId(r.ep), { agent: r.agent, seq: r.seq });
+    if (r.k === 'ep') {
+      this.#set(episodeId(r.ep), { agent: r.agent, seq: r.seq });
+      this.#checkedTo = Math.min(this.#checkedTo, r.seq); // a replay's records: compared with the index again
+    } else if (r.k === 'close') this.#closes.set(r.session, Math.max(this.#closes.get(r.session) ?? 0, r.seq));
     else if (r.k === 'forget') {
       for (const [id, e] of this.#recent) if (names(r.id, id) && e.seq < r.seq) this.#recent.delete(id);
     }
@@ -106,6 +115,54 @@ export class EpisodeOwners {
       if (e.seq >= seq) break;
       this.#recent.delete(id);
     }
+    for (const [session, closed] of this.#closes) if (closed < seq) this.#closes.delete(session);
+  }
+
+  /**
+   * Every record before `through` is in the index (its work is applied): the entries of those records the index
+   * now answers for alike go (each compared once), and so do the messages of a session closed before it.
+   */
+  settled(through: number): void {
+    const free = new Map<string, number>();
+    for (const [session, closed] of this.#closes)
+      if (closed < through) {
+        free.set(session, closed);
+        this.#closes.delete(session);
+      }
+    if (through <= this.#checkedTo && free.size === 0) return;
+    const reader = this.#reader();
+    const sessions = new Map<string, Map<string, string>>();
+    for (const [id, e] of this.#recent) {
+      if (e.seq >= through) continue;
+      const [kind = '', rest = ''] = splitOnce(id);
+      const closed = kind === 'chat' ? free.get(splitOnce(rest)[0] ?? '') : undefined;
+      if ((closed !== undefined && e.seq < closed) || (e.seq >= this.#checkedTo && this.#indexed(id, reader, sessions) === e.agent))
+        this.#recent.delete(id);
+    }
+    this.#checkedTo = Math.max(this.#checkedTo, through);
+  }
+
+  /** Who the index says recorded the episode `id` (a session's indexed senders read once per call), or null. */
+  #indexed(id: string, reader: IndexReader, sessions: Map<string, Map<string, string>>): string | null {
+    const [kind = '', rest = ''] = splitOnce(id);
+    if (kind === 'task' || kind === 'correction') {
+      const a = reader.document(kind, rest)?.metadata['agent'];
+      return typeof a === 'string' ? a : null;
+    }
+    if (kind !== 'chat') return null;
+    const [session = '', message = ''] = splitOnce(rest);
+    return this.#senders(reader, session, sessions).get(message) ?? null;
+  }
+
+  /** The sender of each indexed message of `session` (the last turn naming it wins), read once per `sessions`. */
+  #senders(reader: IndexReader, session: string, sessions: Map<string, Map<string, string>>): Map<string, string> {
+    let senders = sessions.get(session);
+    if (!senders) {
+      senders = new Map();
+      for (const s of sessionSenders(reader, session)) if (s.id !== null) senders.set(s.id, s.agent);
+      sessions.set(session, senders);
+    }
+    return senders;
   }
 
   /**
@@ -139,13 +196,7 @@ export class EpisodeOwners {
       const a = reader.document('task', ep.task_id)?.metadata['agent'];
       return typeof a === 'string' ? a : null;
     }
-    let senders = sessions.get(ep.session_id);
-    if (!senders) {
-      senders = new Map();
-      for (const s of sessionSenders(reader, ep.session_id)) if (s.id !== null) senders.set(s.id, s.agent);
-      sessions.set(ep.session_id, senders);
-    }
-    return senders.get(ep.message_id) ?? null;
+    return this.#senders(reader, ep.session_id, sessions).get(ep.message_id) ?? null;
   }
 
   #set(id: string, e: Entry): void {
