@@ -55,6 +55,11 @@ let db = openIndex(b.dbFile, { readonly: true, cacheMiB: 4 });
 let reader = new IndexReader(db, { userId: cfg.user_id });
 let generation = board.get('indexGeneration');
 let replaying = true;
+/**
+ * Replays begun: a rescan's replay supersedes one still running (it reset the core that one applied to, and the index
+ * it projected into is gone), which stops at its next step, so the journal is replayed once into the index in use.
+ */
+let replays = 0;
 /** Who recorded each episode accepted from the index's checkpoint on, indexed yet or not (the ownership checks). */
 const owners = new EpisodeOwners(() => reader);
 const metrics = memoryMetrics(() => owners.size);
@@ -115,9 +120,12 @@ function sweepDeps(ctx: Ctx, s: State): SweepDeps {
 
 /**
  * Replays the journal (replay.ts; appends are held meanwhile), syncs the fact logs, then — appends flowing again —
- * removes turns a crash left half-grown and runs a retention sweep.
+ * removes turns a crash left half-grown and runs a retention sweep. A replay a later one supersedes stops at its next
+ * step and leaves the rest to it.
  */
 async function replay(ctx: Ctx, s: State, reason: string, scanned?: Scanned): Promise<void> {
+  const run = ++replays;
+  const current = () => run === replays;
   replaying = true;
   report(ctx, s.projector.pending, s.projector.oldestSince);
   const started = monotonicMs();
@@ -129,12 +137,17 @@ async function replay(ctx: Ctx, s: State, reason: string, scanned?: Scanned): Pr
     held,
     seen: (rec) => owners.note(rec),
     scanned,
+    current,
   });
+  if (r === null) return;
   await facts(() => s.facts.reconcile());
+  if (!current()) return;
   s.projector.hold(1); // still catching up (stale turns, the sweep) once appends flow again
   replaying = false;
   try {
     await s.projector.drained(); // every batch sent before is applied (the store's mailbox is in order)
+    // superseded meanwhile: the stretches are this core's no more, the new replay checks its own and sweeps
+    if (!current()) return;
     for (const w of staleTurnWork(reader, s.core, r.stretches)) s.projector.push(w, { seq: 0, rt: 0 });
     // a sweep after every replay: what a reindex or a long stop brought back past its retention goes at once
     if (live) await sweepOnce(sweepDeps(ctx, s));
@@ -379,7 +392,11 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
       log.error({ event: 'memory_pruned', err: String(err) }, 'the retention sweep failed; retrying in an hour'),
     );
     void state.ready
-      .then(async () => replay(ctx, state, 'start', await state.owned))
+      .then(async () => {
+        const scanned = await state.owned;
+        // a rescan that came first replays already, from the new index's checkpoint: the journal is replayed once
+        if (replays === 0) await replay(ctx, state, 'start', scanned);
+      })
       .then(
         () => timer.arm(),
         (err: unknown) =>

@@ -55,6 +55,8 @@ export async function scanJournal(
 /**
  * Applies the journal from the index's checkpoint to the core, then `held` (records made durable meanwhile, in
  * order). The caller has put the core in replay mode's sibling state: appends are held until this resolves.
+ * Null when `current` turned false at a step (a rescan reset the core and began a replay of its own): nothing more
+ * is applied, and `held` is left to that replay.
  */
 export async function replayJournal(d: {
   journal: Journal;
@@ -66,10 +68,13 @@ export async function replayJournal(d: {
   seen: (r: JournalRecord) => void;
   /** The start's read (scanJournal), used when the index's checkpoint is still the one it read from. */
   scanned?: Scanned;
-}): Promise<Replayed> {
+  /** Whether this is still the replay under way: checked after every wait, the steps between run without one. */
+  current: () => boolean;
+}): Promise<Replayed | null> {
   const from = readCheckpoint(d.reader);
   // nothing half-written while the files are read: every record below `until` is in them, every later one is held
   await d.journal.settled();
+  if (!d.current()) return null;
   const until = d.journal.nextSeq;
   d.core.beginReplay();
   d.core.startAt(from?.seq ?? 0, 0);
@@ -93,6 +98,7 @@ export async function replayJournal(d: {
       d.core.apply(recs.slice(i, i + STEP), skip);
       n += Math.min(STEP, recs.length - i);
       await d.projector.below(QUEUED);
+      if (!d.current()) return null;
     }
   }
   n += d.held.filter((r) => r.seq >= readUntil && r.seq < until).length;

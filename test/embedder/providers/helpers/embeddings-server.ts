@@ -19,6 +19,11 @@ export interface EmbeddingsServer {
   script: Reply[];
   /** Holds every answer from now on until the returned function is called (then they go out in order). */
   hold(): () => void;
+  /**
+   * Holds every answer from the first request `matches` picks on (that one included): `reached` resolves when that
+   * request comes in, `release` sends the held answers in order and answers normally again.
+   */
+  holdFrom(matches: (input: string[]) => boolean): { reached: Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
@@ -33,6 +38,7 @@ export async function startEmbeddingsServer(dim = 8): Promise<EmbeddingsServer> 
   const requests: EmbeddingsServer['requests'] = [];
   const script: Reply[] = [];
   let held: Promise<void> | null = null;
+  let trigger: { matches: (input: string[]) => boolean; fire(): void } | null = null;
   const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
@@ -41,6 +47,10 @@ export async function startEmbeddingsServer(dim = 8): Promise<EmbeddingsServer> 
         if (req.method !== 'POST' || req.url !== '/v1/embeddings') return { status: 404, body: 'not found' };
         const body = JSON.parse(raw) as { model: string; input: string[] };
         requests.push({ headers: req.headers, model: body.model, input: body.input });
+        if (trigger?.matches(body.input)) {
+          trigger.fire();
+          trigger = null;
+        }
         const scripted = script.shift();
         if (scripted) return scripted;
         const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: hashVector(text, dim) })).reverse();
@@ -67,6 +77,27 @@ export async function startEmbeddingsServer(dim = 8): Promise<EmbeddingsServer> 
       return () => {
         held = null;
         release();
+      };
+    },
+    holdFrom(matches) {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let fire!: () => void;
+      const reached = new Promise<void>((r) => (fire = r));
+      trigger = {
+        matches,
+        fire: () => {
+          held = gate;
+          fire();
+        },
+      };
+      return {
+        reached,
+        release: () => {
+          trigger = null;
+          if (held === gate) held = null;
+          release();
+        },
       };
     },
     close: () =>
