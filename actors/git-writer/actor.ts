@@ -13,7 +13,7 @@ import { GIT_STATES, stateCode } from '../../supervisors/runtime/board.js';
 import { assertNever, fail } from '../../messages/common.js';
 import type { GitMsg, PersonCommitResult } from '../../messages/to-git.js';
 import type { MainMsg } from '../../messages/to-main.js';
-import type { Caller as VaultCaller, MutationResult, VaultOp } from '../../messages/vault-ops.js';
+import type { UndoRequest, Caller as VaultCaller, MutationResult, VaultOp } from '../../messages/vault-ops.js';
 import { ACTORS, type Sends } from '../../supervisors/actors.js';
 import { notPersonsNote } from './persons-notes.js';
 import { VaultWriter } from './vault/vault-writer.js';
@@ -81,6 +81,16 @@ const openRepo = () =>
 async function ensureRepoNow(s: Ready): Promise<void> {
   const repo = await reopenIfGone(cfg.vault, s.repo.root, openRepo, log);
   if (repo) s.repo = repo;
+}
+
+/** `vault_undo_last` in the serial section: what it left recorded as ours. */
+function undoNow(s: Ready, req: UndoRequest & { reason?: string }): ReturnType<GitRepo['undoLast']> {
+  return serial(async () => {
+    await ensureRepo(s);
+    const undone = await s.repo.undoLast({ agent: req.onlyMine ? req.agent : undefined, byAgent: req.agent, reason: req.reason });
+    if (undone.ok) await own.record(undone.paths);
+    return undone;
+  });
 }
 
 /** Paths changed on disk: the person's edits among them are committed after a quiet period. */
@@ -270,20 +280,17 @@ runActor<GitMsg, Sends<'git'>, State>(
         if (s.kind === 'off') result = fail('unavailable', s.reason);
         else {
           // a person's edits are theirs, committed first: the undo then weighs them as later changes, instead of
-          // refusing over uncommitted changes nobody but memvault would commit (git status: the OS event may be late)
-          // (a git status that fails leaves that to the undo, which reports it)
-          await worktreeChanged(await personsChanges(s.repo).catch(() => []));
+          // refusing over uncommitted changes nobody but memvault would commit
           await serial(() => people.commitAll());
-          const r = await serial(async () => {
-            await ensureRepo(s);
-            const undone = await s.repo.undoLast({
-              agent: msg.req.onlyMine ? msg.req.agent : undefined,
-              byAgent: msg.req.agent,
-              reason: msg.req.reason,
-            });
-            if (undone.ok) await own.record(undone.paths);
-            return undone;
-          });
+          let r = await undoNow(s, msg.req);
+          if (!r.ok && 'uncommitted' in r) {
+            // git refused before touching anything: an edit whose OS event has not come yet. git status names it (one
+            // process, only now: an undo of a clean tree needs none), it is committed as the person's, and the undo
+            // runs again. (A git status that fails leaves that to the undo, which reports it.)
+            await worktreeChanged(await personsChanges(s.repo).catch(() => []));
+            await serial(() => people.commitAll());
+            r = await undoNow(s, msg.req);
+          }
           if (r.ok) {
             committed('undo', r.sha, r.paths);
             const first = r.paths[0];

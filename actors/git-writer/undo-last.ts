@@ -9,7 +9,10 @@ import { identityEnv } from './git-init.js';
 import { renderMessage, UNDOABLE_OPS, type CommitMessage, type Identity, type LogEntry } from './git-message.js';
 import { atomicWriteFile } from './vault/atomic.js';
 
-export type UndoResult = Result<{ sha: string; reverted: string; paths: string[] }, 'nothing_to_undo' | 'conflict' | 'git_failed'>;
+export type UndoResult =
+  | Result<{ sha: string; reverted: string; paths: string[] }, 'nothing_to_undo' | 'conflict' | 'git_failed'>
+  /** git refused before touching anything: a note the revert changes, or git's index, holds changes no commit has. */
+  | (Failure<'conflict'> & { uncommitted: true });
 
 /** What an undo needs of the repository (GitRepo's internals, handed over from inside its serial queue). */
 export interface UndoPorts {
@@ -75,10 +78,13 @@ export async function undoLast(r0: UndoPorts, opts: { agent?: string; byAgent: s
   }
   if (/would be overwritten|your local changes/i.test(out)) {
     // git refused before touching anything.
-    return fail(
-      'conflict',
-      `cannot undo ${what}: ${target.paths.join(', ')} has uncommitted changes (or changes are staged); commit them first, then undo`,
-    );
+    return {
+      ...fail(
+        'conflict',
+        `cannot undo ${what}: ${target.paths.join(', ')} has uncommitted changes (or changes are staged); commit them first, then undo`,
+      ),
+      uncommitted: true,
+    };
   }
   if (/CONFLICT|could not revert/.test(out)) {
     const conflicted = [...out.matchAll(/^CONFLICT \([^)]*\): Merge conflict in (.+)$/gm)].map((m) => m[1]!);
