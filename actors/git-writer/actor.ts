@@ -83,21 +83,37 @@ async function ensureRepoNow(s: Ready): Promise<void> {
   if (repo) s.repo = repo;
 }
 
-/** `vault_undo_last` in the serial section: what it left recorded as ours. */
-function undoNow(s: Ready, req: UndoRequest & { reason?: string }): ReturnType<GitRepo['undoLast']> {
-  return serial(async () => {
-    await ensureRepo(s);
-    const undone = await s.repo.undoLast({ agent: req.onlyMine ? req.agent : undefined, byAgent: req.agent, reason: req.reason });
-    if (undone.ok) await own.record(undone.paths);
-    return undone;
+/** An undo under way (an agent's, or a dream run's): its OS echo is weighed once it has recorded what it left. */
+let undoing: Promise<unknown> | null = null;
+function asUndo<T>(r: Promise<T>): Promise<T> {
+  const settled = r.then(
+    () => {},
+    () => {},
+  );
+  undoing = settled;
+  void settled.then(() => {
+    if (undoing === settled) undoing = null;
   });
+  return r;
+}
+
+/** `vault_undo_last` in the serial section: what it left recorded as ours before an OS event is weighed. */
+function undoNow(s: Ready, req: UndoRequest & { reason?: string }): ReturnType<GitRepo['undoLast']> {
+  return asUndo(
+    serial(async () => {
+      await ensureRepo(s);
+      const undone = await s.repo.undoLast({ agent: req.onlyMine ? req.agent : undefined, byAgent: req.agent, reason: req.reason });
+      if (undone.ok) await own.record(undone.paths);
+      return undone;
+    }),
+  );
 }
 
 /** Paths changed on disk: the person's edits among them are committed after a quiet period. */
 async function worktreeChanged(paths: string[]): Promise<void> {
   const notes = [...new Set(paths.map((p) => p.normalize('NFC')))];
-  // the echo of a write whose commit is being made: told apart once that commit is (see stage)
-  await Promise.all(notes.map((p) => committing.get(p)));
+  // the echo of a write whose commit is being made, or of an undo: told apart once that commit is (see stage)
+  await Promise.all([...notes.map((p) => committing.get(p)), undoing]);
   const theirs = await own.othersOf(notes);
   worktree.inc({ by: 'own' }, notes.length - theirs.length);
   worktree.inc({ by: 'person' }, theirs.length);
@@ -257,12 +273,14 @@ runActor<GitMsg, Sends<'git'>, State>(
           ctx.reply(fail('git_failed', s.reason));
           return;
         }
-        const r = await serial(async () => {
-          await ensureRepo(s);
-          const u = await undoRun(s.repo, msg.run, msg.by);
-          if (u.ok) await own.record(u.paths);
-          return u;
-        });
+        const r = await asUndo(
+          serial(async () => {
+            await ensureRepo(s);
+            const u = await undoRun(s.repo, msg.run, msg.by);
+            if (u.ok) await own.record(u.paths);
+            return u;
+          }),
+        );
         undos.inc({ outcome: r.ok ? 'ok' : r.reason });
         log.info(
           { event: 'vault_undo_run', run: msg.run, outcome: r.ok ? 'ok' : r.reason, commits: r.ok ? r.commits : undefined },
