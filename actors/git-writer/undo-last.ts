@@ -1,6 +1,7 @@
 // Undoing an agent's change: the newest undoable commit (of one agent, or any) found in the log and reverted with
 // `git revert` — history grows, nothing is reset; a revert that conflicts is aborted, except the undo of an append to an
 // append-only file, taken out by text (append-undo.ts). Split from git-repo.ts, whose serial queue runs it.
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../messages/common.js';
 import { withoutAppended } from './append-undo.js';
@@ -58,8 +59,9 @@ export async function undoLast(r0: UndoPorts, opts: { agent?: string; byAgent: s
   if (r.ok) {
     const sha = await r0.shaFrom(r.stdout);
     if (typeof sha !== 'string') return sha;
-    await r0.noteCommitted(target.paths);
-    return { ok: true, sha, reverted: target.sha, paths: target.paths };
+    const paths = await changedBy(r0, sha, target.paths, r.stdout);
+    await r0.noteCommitted(paths);
+    return { ok: true, sha, reverted: target.sha, paths };
   }
   const out = `${r.stdout}\n${r.stderr}`;
   if (/nothing to commit/.test(out)) {
@@ -106,6 +108,19 @@ export async function undoLast(r0: UndoPorts, opts: { agent?: string; byAgent: s
     );
   }
   return fail('git_failed', r.message);
+}
+
+/**
+ * The notes a revert changed: the reverted commit's, unless git followed a rename a person made since, and the change
+ * went to the note's new name. A path gone from disk that git's summary does not list as deleted tells that case (or
+ * a name git quotes); git then names them, one process more.
+ */
+async function changedBy(r0: UndoPorts, sha: string, paths: string[], out: string): Promise<string[]> {
+  const deleted = new Set([...out.matchAll(/^ delete mode \d{6} (.+)$/gm)].map((m) => m[1]!));
+  const gone = (p: string): boolean => lstatSync(path.join(r0.root, p), { throwIfNoEntry: false }) === undefined;
+  if (paths.every((p) => !gone(p) || deleted.has(p))) return paths;
+  const d = await r0.git(['diff-tree', '-r', '-z', '--no-commit-id', '--name-only', '--no-renames', sha]);
+  return d.ok ? d.stdout.split('\0').filter((p) => p !== '') : paths;
 }
 
 /** The undo of an append that later appends made `git revert` conflict on: its lines taken out by text, or null. */
