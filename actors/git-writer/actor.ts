@@ -269,8 +269,10 @@ runActor<GitMsg, Sends<'git'>, State>(
       case 'git.curation':
         return privilegedWrite(ctx, s, msg.caller, 'curation', 'write', () => planCuration(cfg.vault, msg));
       case 'git.undo_run': {
-        if (s.kind === 'off') {
-          ctx.reply(fail('git_failed', s.reason));
+        // an undo made while HEAD is detached would belong to no branch: acknowledged, then gone at the next checkout
+        const refused = s.kind === 'off' ? s.reason : s.repo.headProblem('undo the run again');
+        if (refused !== null || s.kind === 'off') {
+          ctx.reply(fail('git_failed', refused ?? 'writes are off'));
           return;
         }
         const r = await asUndo(
@@ -295,7 +297,10 @@ runActor<GitMsg, Sends<'git'>, State>(
       }
       case 'git.undo': {
         let result: MutationResult;
+        // an undo made while HEAD is detached would belong to no branch: acknowledged, then gone at the next checkout
+        const detached = s.kind === 'off' ? null : s.repo.headProblem('undo again');
         if (s.kind === 'off') result = fail('unavailable', s.reason);
+        else if (detached !== null) result = fail('unavailable', detached);
         else {
           // a person's edits are theirs, committed first: the undo then weighs them as later changes, instead of
           // refusing over uncommitted changes nobody but memvault would commit

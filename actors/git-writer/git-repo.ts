@@ -198,9 +198,10 @@ export class GitRepo {
   /**
    * Why an agent's commit made now would belong to no branch, or null: HEAD detached (a person checked out a commit,
    * or a rebase is under way). Such a commit was acknowledged and then left the vault when the person checked out
-   * their branch again (reachable only through the reflog). One small file read per write.
+   * their branch again (reachable only through the reflog). One small file read per write or undo (`retry`: what to
+   * do again once a branch is checked out).
    */
-  headProblem(): string | null {
+  headProblem(retry = 'write again'): string | null {
     let head: string;
     try {
       head = readFileSync(path.join(this.#where.gitDir, 'HEAD'), 'utf8');
@@ -208,7 +209,7 @@ export class GitRepo {
       return null; // git says what is wrong when it runs
     }
     if (head.startsWith('ref: ')) return null;
-    return "the vault's git HEAD is detached (a commit is checked out, or a rebase is under way): a commit made now would belong to no branch and leave the vault at the next checkout; check out a branch (git switch main) or finish the rebase, then write again — nothing was changed";
+    return `the vault's git HEAD is detached (a commit is checked out, or a rebase is under way): a commit made now would belong to no branch and leave the vault at the next checkout; check out a branch (git switch main) or finish the rebase, then ${retry} — nothing was changed`;
   }
 
   /** The newest `limit` commits on HEAD, trailers parsed. */
