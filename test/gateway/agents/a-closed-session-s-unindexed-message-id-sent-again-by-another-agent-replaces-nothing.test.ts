@@ -1,6 +1,6 @@
 // A chat message the index never keeps (a role outside `index_roles`, or shorter than `min_chars` with no task verb)
-// is in the episode journal only. Once its session is closed and the index's checkpoint has passed it, the ledger of
-// who recorded what drops it, so another agent may send the same session and message id. That is not a takeover: the
+// is in the episode journal only. Once its session's close is in the index, the ledger of who recorded what drops it,
+// so another agent may send the same session and message id. That is not a takeover: the
 // later message starts a new stretch of the session, its own turn; the first agent's message stays in the journal as
 // it was sent (under its agent), the first agent's indexed messages stay its own and cannot be replaced, and a
 // rebuild of the index from the journal (reindex) gives the same answer.
