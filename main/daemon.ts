@@ -43,6 +43,9 @@ export interface DaemonOptions {
 /** The actors that feed the index: caught up when all of them are idle. */
 const INGEST = ACTOR_NAMES.filter((a) => ACTORS[a].tree === 'ingest');
 
+/** How long main waits for a reader to let go of a replaced index file before answering a reindex. */
+const FOLLOW_SWAP_MS = 10_000;
+
 export class Daemon {
   readonly board = new Board();
   readonly handles: ActorHandles = {};
@@ -290,6 +293,7 @@ export class Daemon {
         this.#swapping++;
         try {
           await this.router.request({ type: 'store.swap_index', next: built.file }, 'main', null);
+          await this.#followSwap();
           this.#watch?.indexSwapped();
         } finally {
           this.#swapping--;
@@ -299,6 +303,19 @@ export class Daemon {
     } catch (err) {
       return { ok: false, documents: 0, ms: 0, error: String((err as Error).message) };
     }
+  }
+
+  /**
+   * Has the actors that read the index keep no connection to the file a swap replaced: each reopened at its next read
+   * only, and while one (an idle scheduler, say) held the old file, SQLite kept every descriptor of it open — the old
+   * index, hundreds of MB at 100k chunks, stayed on disk, deleted. The memory actor reopens on the store's rescan.
+   * An actor that does not answer in time (busy, restarting) reopens at its next read, as before.
+   */
+  async #followSwap(): Promise<void> {
+    const asks = (['gateway', 'embedder', 'scheduler'] as const)
+      .filter((a) => this.handles[a])
+      .map((a) => this.router.request({ type: `${a}.index_swapped` }, 'main', FOLLOW_SWAP_MS).catch(() => null));
+    await Promise.all(asks);
   }
 
   /** Prometheus text of every thread's registry, merged. */

@@ -44,6 +44,9 @@ export interface Replies {
   'main.reindex': ReindexResult;
   'main.supervision': SupervisorNode | SupervisionUnavailable;
   'store.swap_index': { swapped: true };
+  'gateway.index_swapped': { reopened: true };
+  'embedder.index_swapped': { reopened: true };
+  'scheduler.index_swapped': { reopened: true };
   'scheduler.run': JobRunResult | RunRefusal;
   'scheduler.jobs': JobsList;
   'store.prune_episodes': PruneCounts;

@@ -8,7 +8,9 @@ export type SchedulerMsg =
   /** GET /v1/dream, memvault dream status (actors/dream/cycle.ts). */
   | { type: 'scheduler.dream_status' }
   /** POST /v1/consolidate, memvault consolidate [--force]: bypasses the gate, never the lock. */
-  | { type: 'scheduler.consolidate'; force: boolean };
+  | { type: 'scheduler.consolidate'; force: boolean }
+  /** Request (main, after a reindex's swap): read the swapped-in index file from now on; answered `{ reopened: true }`. */
+  | { type: 'scheduler.index_swapped' };
 
 export type RunOutcomeName = 'written' | 'skipped_idempotent' | 'skipped' | 'failed';
 

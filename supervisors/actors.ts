@@ -232,6 +232,9 @@ export const MAIN = {
   },
   requests: {
     'store.swap_index': 'reindex: swap the rebuilt index file in',
+    'gateway.index_swapped': 'reindex: the swapped-in file is read from now on (the replaced one let go)',
+    'embedder.index_swapped': 'reindex: the swapped-in file is read from now on (the replaced one let go)',
+    'scheduler.index_swapped': 'reindex: the swapped-in file is read from now on (the replaced one let go)',
     'memory.append': 'memvault backfill without a daemon: episodes from a JSONL export',
     'memory.close_session': 'memvault backfill without a daemon: an exported conversation is over',
   },

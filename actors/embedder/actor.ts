@@ -153,8 +153,12 @@ runActor<EmbedderMsg, Sends<'embedder'>, State>(
         ctx.emit({ type: 'store.upsert', note: { ...note, chunks }, mtimeMs: msg.mtimeMs, size: msg.size, model: s.model });
         return;
       }
+      case 'embedder.index_swapped':
+        ctx.state.index.follow();
+        ctx.reply({ reopened: true });
+        return;
       default:
-        assertNever(msg.type);
+        assertNever(msg);
     }
   },
   () => {

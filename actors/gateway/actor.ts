@@ -58,8 +58,12 @@ runActor<GatewayMsg, Sends<'gateway'>, State, Asks<'gateway'>>(
       case 'gateway.indexed':
         ctx.state.indexWaiter.onIndexed(msg.path, msg.contentHash);
         return;
+      case 'gateway.index_swapped':
+        ctx.state.view.followSwap();
+        ctx.reply({ reopened: true });
+        return;
       default:
-        assertNever(msg.type);
+        assertNever(msg);
     }
   },
   async (init) => {

@@ -151,6 +151,11 @@ export class IndexView {
 
   #generation = 0;
 
+  /** Reopens now if a reindex swapped the index file (main asks after a swap: an idle view let go of the old file). */
+  followSwap(): void {
+    this.#fresh();
+  }
+
   /** After a reindex swapped the index file, this connection still reads the old one: reopen. */
   #fresh(): void {
     const g = this.board?.get('indexGeneration') ?? 0;

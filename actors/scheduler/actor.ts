@@ -63,6 +63,8 @@ interface State {
   off: string | null;
   /** The dream agent (actors/dream/service.ts), hosted here for the LLM client and the index view. */
   dream?: DreamService;
+  /** Its read-only view of the index (the jobs' and the dream's reads). */
+  view?: IndexView;
 }
 
 runActor<SchedulerMsg, Sends<'scheduler'>, State, Asks<'scheduler'>>(
@@ -103,6 +105,10 @@ runActor<SchedulerMsg, Sends<'scheduler'>, State, Asks<'scheduler'>>(
         }
         return;
       }
+      case 'scheduler.index_swapped':
+        ctx.state.view?.followSwap();
+        ctx.reply({ reopened: true });
+        return;
       default:
         assertNever(msg);
     }
@@ -198,7 +204,7 @@ runActor<SchedulerMsg, Sends<'scheduler'>, State, Asks<'scheduler'>>(
       log: (event, fields) => log.info({ ...fields, event }, event),
     });
     dream.start();
-    return { core, off: null, dream };
+    return { core, off: null, dream, view };
   },
   { concurrency: 8 },
 );

@@ -23,6 +23,12 @@ export class SwappedReader {
 
   /** The reader of the index file now at the path (reopened if a swap happened since the last call). */
   get reader(): IndexReader {
+    this.follow();
+    return this.#reader;
+  }
+
+  /** Reopens now if a swap happened since (main asks after a reindex: an idle reader let go of the old file). */
+  follow(): void {
     const g = this.board.get('indexGeneration');
     if (g !== this.#generation) {
       this.#db.close();
@@ -30,6 +36,5 @@ export class SwappedReader {
       this.#db = openIndex(this.file, { readonly: true, cacheMiB: this.opts.cacheMiB });
       this.#reader = new IndexReader(this.#db, { userId: this.opts.userId });
     }
-    return this.#reader;
   }
 }
