@@ -6,7 +6,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import t from 'tap';
-import { makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
+import { int8DaemonOverFp32Index } from '../helpers/model-switch.js';
 
 const KILN = '# Kiln\n\nThe pottery kiln reaches cone six after eleven hours of firing.\n';
 
@@ -28,17 +28,10 @@ function vectorsOf(file: string, content: string): Map<string, string> {
 }
 
 t.test('after a reindex that switched models, a known chunk gets the new model’s vector', async (t) => {
-  const v = makeVault({ 'Projects/kiln.md': KILN, 'Projects/loom.md': '# Loom\n\nThe weaving loom needs a new heddle.\n' });
-  t.teardown(() => v.cleanup());
-  const fp32 = testConfig(v.dir);
-  const first = await startDaemon(fp32);
-  await first.daemon.whenCaughtUp();
-  await first.stop();
-
-  const int8 = testConfig(v.dir, 'embedder:\n  quantize: int8\n');
-  const d = await startDaemon(int8);
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { v, int8, d } = await int8DaemonOverFp32Index(t, {
+    'Projects/kiln.md': KILN,
+    'Projects/loom.md': '# Loom\n\nThe weaving loom needs a new heddle.\n',
+  });
   const r = await d.api('POST', '/v1/reindex', {});
   t.equal(r.status, 200, JSON.stringify(r.body));
   await d.daemon.whenCaughtUp();

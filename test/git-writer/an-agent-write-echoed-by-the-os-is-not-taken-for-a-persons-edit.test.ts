@@ -1,23 +1,9 @@
 // An agent's write comes back from the OS watcher as a work-tree change; the git writer knows it for its own and does
 // not queue it as a person's edit (which cost a "nothing to commit" git pass per write), while a person's edit is.
 import t from 'tap';
+import { worktreeChange, counted } from './helpers/worktree-changes.js';
 import { daemonOn } from '../helpers/daemon.js';
 import { call, mcpClient } from '../gateway/tools/helpers/tool-daemon.js';
-import type { AnyMsg } from '../../messages/index.js';
-
-function worktreeChange(d: { daemon: { onRouted(l: (m: AnyMsg) => void): () => void } }, path: string): Promise<void> {
-  return new Promise((resolve) => {
-    const off = d.daemon.onRouted((m) => {
-      if (m.type === 'git.worktree_changed' && m.paths.includes(path)) {
-        off();
-        resolve();
-      }
-    });
-  });
-}
-
-const counted = (metrics: string, by: string): number =>
-  Number(new RegExp(`memvault_worktree_changes_total\\{by="${by}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
 
 t.test('the echo of an agent write counts as own, a person’s edit as theirs', async (t) => {
   const { v, d } = await daemonOn(t, { 'Inbox/seed.md': '# Seed\n' }, 'writes:\n  human_quiet_ms: 50\n');

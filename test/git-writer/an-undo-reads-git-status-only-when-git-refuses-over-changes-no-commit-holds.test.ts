@@ -5,21 +5,10 @@
 import { appendFileSync, linkSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
+import { worktreeChange } from './helpers/worktree-changes.js';
 import { daemonOn, git } from '../helpers/daemon.js';
 import { gitOnPath } from './helpers/git-on-path.js';
 import { tempDir } from './helpers/vault-repo.js';
-import type { AnyMsg } from '../../messages/index.js';
-
-function worktreeChange(d: { daemon: { onRouted(l: (m: AnyMsg) => void): () => void } }, path: string): Promise<void> {
-  return new Promise((resolve) => {
-    const off = d.daemon.onRouted((m) => {
-      if (m.type === 'git.worktree_changed' && m.paths.includes(path)) {
-        off();
-        resolve();
-      }
-    });
-  });
-}
 
 t.test('an undo in a clean work tree starts no git status', async (t) => {
   const cmds = gitOnPath(t);

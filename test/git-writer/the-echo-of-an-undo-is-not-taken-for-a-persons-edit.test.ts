@@ -2,23 +2,9 @@
 // before the undo had recorded what it left, it counted as a person's edit, and cost a git status and a "nothing to
 // commit" pass — by the next undo, which commits pending edits first. It now waits for the undo under way.
 import t from 'tap';
+import { worktreeChange, counted } from './helpers/worktree-changes.js';
 import { daemonOn, git } from '../helpers/daemon.js';
-import type { AnyMsg } from '../../messages/index.js';
 import { gitOnPath } from './helpers/git-on-path.js';
-
-function worktreeChange(d: { daemon: { onRouted(l: (m: AnyMsg) => void): () => void } }, path: string): Promise<void> {
-  return new Promise((resolve) => {
-    const off = d.daemon.onRouted((m) => {
-      if (m.type === 'git.worktree_changed' && m.paths.includes(path)) {
-        off();
-        resolve();
-      }
-    });
-  });
-}
-
-const counted = (metrics: string, by: string): number =>
-  Number(new RegExp(`memvault_worktree_changes_total\\{by="${by}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
 
 t.test('the echo of an undo that reaches the git writer before the undo ends counts as own', async (t) => {
   // git revert held back after it changed the note: its echo surely comes while the undo is still under way

@@ -2,6 +2,7 @@
 // rebuilds into a new file while the old one keeps serving, then swaps it in.
 import t from 'tap';
 import { allZero, indexConsistency, makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
+import { int8DaemonOverFp32Index } from '../helpers/model-switch.js';
 
 const files = {
   'Projects/kiln.md': '# Kiln\n\nThe pottery kiln reaches cone six after eleven hours of firing.\n',
@@ -10,17 +11,7 @@ const files = {
 };
 
 t.test('a model change is detected, keyword search keeps answering, and reindex switches models', async (t) => {
-  const v = makeVault(files);
-  t.teardown(() => v.cleanup());
-  const fp32 = testConfig(v.dir);
-  const first = await startDaemon(fp32);
-  await first.daemon.whenCaughtUp();
-  await first.stop();
-
-  const int8 = testConfig(v.dir, 'embedder:\n  quantize: int8\n');
-  const d = await startDaemon(int8);
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { v, int8, d } = await int8DaemonOverFp32Index(t, files);
   await d.search('warm up', { k: 1 }); // a hybrid search waits for the gateway's query model to load
   let ix = (await d.api('GET', '/v1/status')).body.index;
   t.equal(ix.vector_search.available, false, 'vector search is off');
