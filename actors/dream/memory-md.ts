@@ -6,6 +6,7 @@ import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Caller, MutationResult } from '../../messages/vault-ops.js';
 import type { LlmClient } from '../scheduler/llm/client.js';
+import type { LlmVars } from '../scheduler/templates/vars.js';
 import { MEMORY_MD } from '../git-writer/dream-writes.js';
 import { zonePages } from './coverage.js';
 import { renderPrompt } from './prompt.js';
@@ -107,7 +108,7 @@ export async function regenerateMemoryMd(d: MemoryMdDeps, run: string): Promise<
     current: current ?? '(none yet)',
     person_lines: keep,
     max_lines: d.maxLines,
-  });
+  } satisfies LlmVars['dream_memory_md']);
   if (!prompt.ok) return { ok: false, reason: prompt.reason };
   const r = await d.llm.chat({ taskType: 'dream', messages: [{ role: 'user', content: prompt.text }], temperature: 0.2 });
   if (!r.ok) return { ok: false, reason: `llm_${r.reason}: ${r.message}` };

@@ -4,15 +4,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Liquid } from 'liquidjs';
 import { BUNDLED_DIR } from '../scheduler/templates/engine.js';
+import type { LlmVars } from '../scheduler/templates/vars.js';
 
-export interface DreamPromptVars {
-  today: string;
-  batch: string;
-  facts: Array<{ id: string; time: string; who: string; text: string }>;
-  pages: string[];
-  zones: string;
-  conflicts_path: string;
-}
+export type DreamPromptVars = LlmVars['dream'];
 
 const engine = new Liquid({ strictVariables: true, strictFilters: true });
 

@@ -8,11 +8,13 @@ import { REPO } from './daemon.js';
 const run = promisify(execFile);
 export const BIN = path.join(REPO, 'bin/memvault');
 
+/** `timeoutMs`: the command is ended (SIGTERM) past it — a `start` expected to refuse that serves instead fails the test, not hangs it. */
 export async function memvault(
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  opts: { timeoutMs?: number } = {},
 ): Promise<{ code: number; stdout: string; stderr: string; pid: number | undefined }> {
-  const running = run(BIN, args, { env: { ...process.env, ...env }, maxBuffer: 10_000_000 });
+  const running = run(BIN, args, { env: { ...process.env, ...env }, maxBuffer: 10_000_000, timeout: opts.timeoutMs ?? 0 });
   const pid = running.child.pid;
   try {
     const r = await running;

@@ -125,6 +125,24 @@ export interface LlmVars {
   };
   /** USER.md curation (actors/knowledge/curation-run.ts): the file as it is, and the fact log's last days. */
   curation: { user_md: string; days: number; material: Excerpt[] };
+  /** The dream's run (actors/dream/run.ts renders it from its file; checked here with the rest at start). */
+  dream: {
+    today: string;
+    batch: string;
+    facts: Array<{ id: string; time: string; who: string; text: string }>;
+    pages: string[];
+    zones: string;
+    conflicts_path: string;
+  };
+  /** MEMORY.md's regeneration after a dream run (actors/dream/memory-md.ts). */
+  dream_memory_md: {
+    today: string;
+    pages: Array<{ path: string; title: string }>;
+    recalled: Array<{ id: string; count: number; query: string }>;
+    current: string;
+    person_lines: string[];
+    max_lines: number;
+  };
 }
 
 export type VaultTemplate = keyof VaultVars;
@@ -146,6 +164,8 @@ export const LLM_TEMPLATES = [
   'person_profile',
   'sleep',
   'curation',
+  'dream',
+  'dream_memory_md',
 ] as const;
 
 /** The frontmatter `type` each note template must emit. */
@@ -272,5 +292,21 @@ export const LLM_SAMPLES: LlmVars = {
     user_md: '# About me\n\n## Preferences\n- Short answers.\n',
     days: 3,
     material: [ex('Memory/Log/2026-11-19.md', '2026-11-19', '- Prefers meetings after 11:00 [category:: personal]')],
+  },
+  dream: {
+    today: '2026-11-20',
+    batch: 'the log days 2026-11-18..2026-11-19',
+    facts: [{ id: '2026-11-19#1a2b3c4d', time: '09:12', who: 'claude', text: 'Maya moved to Lisbon' }],
+    pages: ['Memory/Wiki/Maya Chen.md'],
+    zones: 'Memory/Wiki',
+    conflicts_path: 'Inbox/Conflicts 2026-11-20.md',
+  },
+  dream_memory_md: {
+    today: '2026-11-20',
+    pages: [{ path: 'Memory/Wiki/Maya Chen.md', title: 'Maya Chen' }],
+    recalled: [{ id: '2026-11-19#1a2b3c4d', count: 4, query: 'where does Maya live' }],
+    current: '# MEMORY\n\n- [[Memory/Wiki/Maya Chen]]\n',
+    person_lines: ['- Ask before booking travel'],
+    max_lines: 200,
   },
 };
