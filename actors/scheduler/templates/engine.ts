@@ -2,7 +2,7 @@
 // with liquidjs in strict mode (a missing variable or filter is an error, never an empty string). `templates.dir`
 // may hold overrides of any of them; every template is parsed and rendered with sample variables at start, so a
 // broken one is a config error naming the file and line, not a failed note at night.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Liquid, type Template } from 'liquidjs';
 import { parseDocument } from 'yaml';
@@ -165,6 +165,8 @@ export function loadTemplates(
 ): { templates: Templates; problems: [] } | { templates: null; problems: ConfigProblem[] } {
   const dir = overrideDir(cfg);
   if (dir && !existsSync(dir)) return { templates: null, problems: [{ path: 'templates.dir', rule: `${dir} does not exist` }] };
+  const stray = dir ? strayOverrides(dir) : [];
+  if (stray.length) return { templates: null, problems: stray };
   let t: Templates;
   try {
     t = new Templates(dir);
@@ -177,4 +179,28 @@ export function loadTemplates(
   }
   const problems = t.check();
   return problems.length ? { templates: null, problems } : { templates: t, problems: [] };
+}
+
+/**
+ * The `.liquid` files in the override folder that replace nothing — a misspelt name, or a file outside vault/ and
+ * llm/ — each a problem naming it and the names memvault reads, rather than an override silently never used.
+ */
+export function strayOverrides(dir: string): ConfigProblem[] {
+  const known = new Set([...VAULT_TEMPLATES.map((n) => `vault/${n}.liquid`), ...LLM_TEMPLATES.map((n) => `llm/${n}.liquid`)]);
+  let files: string[];
+  try {
+    files = readdirSync(dir, { recursive: true, encoding: 'utf8' });
+  } catch (err) {
+    return [{ path: 'templates.dir', rule: `cannot read ${dir}: ${(err as Error).message}` }];
+  }
+  return files
+    .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => f.endsWith('.liquid') && !known.has(f))
+    .sort()
+    .map((f) => ({
+      path: `templates: ${path.join(dir, f)}`,
+      rule:
+        'replaces no template (an override keeps its bundled name under vault/ or llm/): ' +
+        `vault/ takes ${VAULT_TEMPLATES.join(', ')}; llm/ takes ${LLM_TEMPLATES.join(', ')}`,
+    }));
 }
