@@ -13,16 +13,26 @@ export function validZone(tz: string): boolean {
   }
 }
 
-/** A cron expression croner accepts: 5 fields (minute hour day month weekday), or 6 with seconds first. */
+/**
+ * A cron expression croner accepts: 5 fields (minute hour day month weekday), or 6 with seconds first — and one that
+ * ever fires: `0 0 31 2 *` (31 February) parses, but its job would sit `scheduled` with no next run for good.
+ */
 export const cronExpr = z.string().superRefine((expr, ctx) => {
+  let cron: Cron;
   try {
-    new Cron(expr, { paused: true, mode: '5-or-6-parts' });
+    cron = new Cron(expr, { paused: true, mode: '5-or-6-parts' });
   } catch (err) {
     ctx.addIssue({
       code: z.ZodIssueCode.custom,
       message: `not a cron expression (${(err as Error).message}); e.g. "30 22 * * *" is 22:30 every day`,
     });
+    return;
   }
+  if (cron.nextRun() === null)
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      message: `"${expr}" never fires: no date matches its day and month (such as 31 February); e.g. "30 22 * * *" is 22:30 every day`,
+    });
 });
 
 const zone = z.string().refine(validZone, 'must be an IANA time zone such as Europe/Berlin or America/New_York');
