@@ -60,7 +60,10 @@ export interface CoreDeps {
  * costs a few cron computations per job, so it can be frequent.
  */
 export const MAX_WAIT_MS = 10_000;
-/** A slot run this late or later is labelled a catch-up rather than an on-time run. */
+/**
+ * A slot run this late or later is labelled a catch-up rather than an on-time run; and one run later than this is on
+ * time whatever catch_up_hours says (0 too): a timer fires some ms after its slot, later on a busy machine.
+ */
 const ON_TIME_MS = 5 * 60_000;
 /** An owed slot is tried again this long after a failed try, or at once when the LLM comes back (poke). */
 const OWED_RETRY_MS = 10 * 60_000;
@@ -166,7 +169,7 @@ export class SchedulerCore {
     if (latest !== null && (st.lastSlot === null || latest > st.lastSlot)) {
       const late = now - latest;
       const missed = st.lastSlot === null ? 0 : slots.countBetween(st.lastSlot, latest);
-      if (late <= catchUp) {
+      if (late <= this.#runnable()) {
         if (missed > 0) this.#d.log('scheduler_slots_missed', { job: j.name, missed, caught_up: new Date(latest).toISOString() });
         void this.#run(j.name, { job: j.name, trigger: late >= ON_TIME_MS ? 'catch_up' : 'schedule', slot: latest });
         return;
@@ -267,9 +270,14 @@ export class SchedulerCore {
     if (j.schedule.kind === 'interval') return st.nextAt ?? now;
     const slots = this.#slots.get(j.name)!;
     const latest = slots.latestAtOrBefore(now);
-    if (latest !== null && st.lastSlot !== null && latest > st.lastSlot && now - latest <= this.#d.catchUpMs) return latest;
+    if (latest !== null && st.lastSlot !== null && latest > st.lastSlot && now - latest <= this.#runnable()) return latest;
     if (st.owedSlot !== null && this.#d.idle(j.name) === null) return Math.max(st.owedSlot, this.#owedRetryAt.get(j.name) ?? 0);
     return slots.nextAfter(Math.max(now, st.lastSlot ?? now));
+  }
+
+  /** How late a slot may still run: catch_up_hours, but never less than an on-time run's lateness. */
+  #runnable(): number {
+    return Math.max(this.#d.catchUpMs, ON_TIME_MS);
   }
 
   #arm(): void {

@@ -47,3 +47,23 @@ t.test('a missed slot older than catch_up_hours is dropped, not run', async (t) 
   );
   t.match(r.core.list()[0], { next_run: '2026-11-29T18:00:00.000Z' });
 });
+
+t.test('catch_up_hours 0: a run whose timer fires a little late still runs; a slot missed while down is not made up', async (t) => {
+  const r = coreRig(t, [cron('daily_reflection', '30 22 * * *')], { start: '2026-11-20T22:00:00Z', catchUpHours: 0 });
+  r.core.start();
+  await pass(r.clock, 30 * MIN - 1, MIN); // 22:29:59.999
+  r.clock.jump(75); // the slot's timer fires 74 ms after 22:30 by the wall clock, as on a busy machine
+  await pass(r.clock, 1_000, 100);
+  t.equal(r.runs.length, 1, 'the on-time run is not dropped as a missed one');
+  t.match(r.runs[0], { trigger: 'schedule', slot: Date.parse('2026-11-20T22:30:00Z') });
+  t.notOk(r.events.some((e) => e.event === 'scheduler_slot_dropped'));
+  r.core.stop();
+  r.clock.advance(DAY + HOUR); // down over the next slot: back an hour after it
+  r.restart();
+  await pass(r.clock, 10 * MIN, MIN);
+  t.equal(r.runs.length, 1, 'nothing made up');
+  t.match(
+    r.events.find((e) => e.event === 'scheduler_slot_dropped'),
+    { fields: { job: 'daily_reflection', slot: '2026-11-21T22:30:00.000Z' } },
+  );
+});
