@@ -23,7 +23,8 @@ export function describeTick(r: TickResult): string {
         `  pages ${r.pages.length}${r.pages.length ? ` (${r.pages.join(', ')})` : ''}, facts covered ${r.covered.length}, not covered ${r.uncovered.length}`,
         `  tool calls ${r.toolCalls}${r.refused.length ? `, refused ${r.refused.map((x) => `${x.tool}:${x.reason}`).join(' ')}` : ''}, tokens ${r.tokens}`,
         ...(r.reason ? [`  ${r.reason}`] : []),
-        `  undo with: memvault undo --run ${r.id}`,
+        // a run that called no tool and moved no watermark committed nothing: there is nothing to undo
+        ...(r.toolCalls > 0 || r.watermark ? [`  undo with: memvault undo --run ${r.id}`] : []),
       ].join('\n');
   }
 }
@@ -51,6 +52,7 @@ export async function dreamStatusCommand(a: Args): Promise<number> {
       `pending days: ${s.pending_days.length}${s.pending_days.length ? ` (${s.pending_days[0]} … ${s.pending_days.at(-1)})` : ''}`,
       `next eligible: ${s.next_eligible ?? '—'}${s.next_reason ? ` (${s.next_reason})` : ''}`,
       `last run: ${last ? `${last.id} ${last.outcome} ${last.batch}: pages ${last.pages}, covered ${last.covered}, not covered ${last.uncovered}, tokens ${last.tokens}, cost $${last.cost.toFixed(4)}` : 'never'}`,
+      ...(last?.reason ? [`  ${last.reason}`] : []),
       ...Object.entries(s.failures).map(([k, n]) => `failures: ${k} × ${n}`),
     ].join('\n'),
   );

@@ -153,6 +153,14 @@ t.test('consolidate over HTTP: busy, coverage in search, undo of the run', async
     t.equal(u.code, 0, u.stderr);
     t.match(u.stdout, `undid dream run ${id}: 3 commits reverted`);
     t.equal((await memvault(['undo', ...conf])).code, 2, 'undo needs --run');
+
+    llm.script({ status: 500, body: 'model crashed' });
+    const f = await memvault(['consolidate', ...conf]);
+    t.equal(f.code, 1, 'a failed run exits 1');
+    t.match(f.stdout, /: failed .*\n.*\n.*\n {2}llm_server_error: /, 'it says why');
+    t.notMatch(f.stdout, 'undo with', 'a run that wrote nothing offers no undo');
+    const fs = await memvault(['dream', 'status', ...conf]);
+    t.match(fs.stdout, /last run: dream-\S+ failed .*\n {2}llm_server_error: .*answered 500/, 'dream status says why the last run failed');
   });
   t.same(readFileSync(path.join(v.dir, `Memory/Log/${DAY}.md`)), logBytes, 'the day log is byte-identical');
 });
