@@ -1,5 +1,7 @@
 // memvault's command line: parses arguments and dispatches to one command module; exit codes are stable.
 import '../actors/embedder/onnxruntime-telemetry.js';
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../config/load.js';
 import { isDamagedIndex } from '../actors/store-writer/damaged-index.js';
 import { CommandFailure, EXIT, parseArgs, UsageError } from './args.js';
@@ -180,3 +182,15 @@ function oneLine(err: unknown): string | null {
     return `index_damaged: the index file cannot be read (${e.message}) — \`memvault reindex\` rebuilds it from the vault`;
   return null;
 }
+
+/** Whether this module is the process's entry (`node dist/bin/cli.js …`) rather than imported by bin/memvault. */
+function runDirectly(): boolean {
+  try {
+    return process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
+  } catch {
+    return false;
+  }
+}
+
+// `node dist/bin/cli.js start …` does what it says, as bin/memvault does: it used to load, do nothing and exit 0
+if (runDirectly()) void main(process.argv.slice(2));
