@@ -1,6 +1,7 @@
 // Whether the LLM endpoint can be used now: probed at start (GET {base_url}/models), marked down by a call that could
-// not reach it, probed again with backoff while down, and up again after a probe or call succeeds. LLM-driven jobs
-// idle with this reason while it is down (memvault status, /v1/status `llm`), and run what they owe when it is back.
+// not reach it, probed again with backoff while down (doubling until a call is answered), and up again after a probe
+// or call succeeds. LLM-driven jobs idle with this reason while it is down (memvault status, /v1/status `llm`), and
+// run what they owe when it is back.
 import { fail, type Failure } from '../../../messages/common.js';
 import type { Clock, TimerHandle } from '../../../supervisors/clock.js';
 import type { LLM_STATES } from '../../../supervisors/runtime/board.js';
@@ -92,7 +93,7 @@ export class LlmHealth {
   /** A call's outcome (LlmClient onOutcome): success proves the endpoint up; failing to reach it marks it down. */
   observe(outcome: 'ok' | LlmFailReason, message: string | null): void {
     if (outcome === 'ok') {
-      this.#up();
+      this.#up(true);
       return;
     }
     if (PER_CALL.has(outcome) || outcome === 'not_configured') return;
@@ -109,15 +110,20 @@ export class LlmHealth {
     this.#probing = true;
     try {
       const r = await (this.#o.probe ?? (() => probeLlm(this.#o.client)))();
-      if (r.ok) this.#up();
+      if (r.ok) this.#up(false);
       else this.#down(r.reason, r.message);
     } finally {
       this.#probing = false;
     }
   }
 
-  #up(): void {
-    this.#retryMs = 0;
+  /**
+   * Ready again. Only a call that was answered (`answered`) starts the backoff afresh: a probe proves `/models`
+   * answers, not that chat does — a server listing its models while every chat call fails (a model it cannot load)
+   * would otherwise flip ready ⇄ down every 30 s, each flip running the owed jobs' calls again, for catch_up_hours.
+   */
+  #up(answered: boolean): void {
+    if (answered) this.#retryMs = 0;
     if (this.#timer) this.#o.clock.clearTimeout(this.#timer);
     this.#timer = null;
     this.#set('ready', null);
