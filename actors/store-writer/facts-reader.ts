@@ -87,12 +87,13 @@ function toRow(db: Database, r: Raw): FactRow {
 
 /**
  * Facts holding at `at`: valid then by their own dates (no `from`: since always; `until` is exclusive), as the vault
- * says now. A line removed from its note counts as having held from when it was recorded (or its `from`) until it was
- * removed, unless the same fact is still on that note's page (an edit that only added validity, as supersession does).
+ * says now. A line removed from its note counts as having held from when it was recorded until it was removed (not
+ * from its `from`: a typo fixed in place, or a wrong value deleted or undone, is not believed before anyone wrote it),
+ * unless the same fact is still on that note's page (an edit that only added validity, as supersession does).
  */
 export function factsAt(db: Database, q: FactsQuery): FactRow[] {
   const where = [`f.user_id = @userId`, `(f.valid_from IS NULL OR f.valid_from <= @at)`, `(f.valid_until IS NULL OR f.valid_until > @at)`];
-  where.push(`(f.invalidated_at IS NULL OR (f.invalidated_at > @at AND COALESCE(f.valid_from, f.recorded_at) <= @at AND NOT EXISTS (SELECT 1 FROM knowledge_facts g
+  where.push(`(f.invalidated_at IS NULL OR (f.invalidated_at > @at AND f.recorded_at <= @at AND NOT EXISTS (SELECT 1 FROM knowledge_facts g
     WHERE g.document_id = f.document_id AND g.invalidated_at IS NULL AND g.predicate = f.predicate AND g.object = f.object)))`);
   if (q.entity !== undefined) where.push(`f.subject = @entity COLLATE NOCASE`);
   if (q.predicate !== undefined) where.push(`f.predicate = @predicate`);
