@@ -19,6 +19,15 @@ export interface AddFactInput {
   temporary: ReadonlySet<string>;
   /** When a supersession takes effect when valid_from is not given: today, UTC midnight. */
   today: number;
+  /** The other current facts on a current fact's line, by its id: an `[until::]` there would end them too. */
+  lineMates?: (f: FactRow) => readonly FactRow[];
+}
+
+/** Why a fact's line cannot be given an `[until::]` or removed for it alone, or null: other facts share the line. */
+export function sharedLineProblem(f: FactRow, mates: readonly FactRow[], would: string): string | null {
+  if (mates.length === 0) return null;
+  const others = mates.map((m) => `${m.predicate}:: ${m.object}`).join(', ');
+  return `line ${f.line} of ${f.path} also holds ${others}: ${would} them too; put fact ${f.id} (${f.predicate}:: ${f.object}) on a line of its own first`;
 }
 
 export type AddFactPlan =
@@ -45,6 +54,9 @@ export function planAddFact(a: AddFactInput): AddFactPlan {
         message: `line ${c.line} of ${a.path} no longer holds fact ${c.id} (${c.predicate}:: ${c.object}): the index is behind the note; retry in a moment`,
       };
     if (c.validUntil !== null && from !== null && c.validUntil <= from) continue;
+    const mates = (a.lineMates?.(c) ?? []).filter((m) => !old.some((o) => o.id === m.id));
+    const shared = sharedLineProblem(c, mates, 'ending it with [until::] would end');
+    if (shared) return { kind: 'conflict', message: shared };
     text = setUntil(text, c.line, from ?? a.today)!;
   }
   const added = appendUnderFacts(text, formatFactLine({ ...a.fact, validFrom: from, temporary: a.fact.temporary === true }));

@@ -160,6 +160,16 @@ export function factById(db: Database, id: number, userId = 'default'): FactRow 
   return r ? toRow(db, r) : null;
 }
 
+/** The current facts read from `path` at `line` (a line may hold several: `[until::]` there applies to them all). */
+export function factsOnLine(db: Database, path: string, line: number, userId = 'default'): FactRow[] {
+  const rows = prepared(
+    db,
+    `SELECT ${COLUMNS} FROM knowledge_facts f
+     WHERE f.user_id = ? AND f.source_path = ? AND f.source_line = ? AND f.invalidated_at IS NULL ORDER BY f.id`,
+  ).all(userId, path, line) as Raw[];
+  return rows.map((r) => toRow(db, r));
+}
+
 /** The id of the current fact read from `path` at `line` (the newest, if a line was read more than once), or null. */
 export function currentFactAt(db: Database, path: string, line: number, userId = 'default'): number | null {
   const id = prepared(

@@ -4,9 +4,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseFactDate } from '../../chunker/inline-fields.js';
-import { planAddFact } from '../../knowledge/add-fact.js';
+import { planAddFact, sharedLineProblem } from '../../knowledge/add-fact.js';
 import { factDate, factProblem, removeLine, setUntil } from '../../knowledge/fact-lines.js';
-import { currentFactAt, factById, factsAt, timeline, type FactRow } from '../../store-writer/facts-reader.js';
+import { currentFactAt, factById, factsAt, factsOnLine, timeline, type FactRow } from '../../store-writer/facts-reader.js';
 import { sha256Hex } from '../../../messages/hash.js';
 import type { ToolDeps } from './deps.js';
 import { def, type ToolDef } from './tool-def.js';
@@ -142,6 +142,7 @@ export async function addFact(
     singleValued: k.singleValued,
     temporary: k.temporary,
     today: dayOf(now),
+    lineMates: (f) => lineMates(d, f),
   });
   if (plan.kind === 'noop_dup') return { ok: true, result: { outcome: 'noop_dup', fact: factJson(plan.existing), commit: null } };
   if (plan.kind === 'conflict') return toolFail('conflict', plan.message);
@@ -162,8 +163,14 @@ export async function addFact(
   };
 }
 
-/** The live fact `id` and its note's text, checked to still hold it on its line. */
-async function liveFact(d: ToolDeps, id: number): Promise<ToolOutcome<{ f: FactRow; text: string }>> {
+/** The other current facts on `f`'s line. */
+function lineMates(d: Pick<ToolDeps, 'view'>, f: FactRow): FactRow[] {
+  return factsOnLine(d.view.db, f.path, f.line, d.view.limits.userId).filter((m) => m.id !== f.id);
+}
+
+/** The live fact `id` and its note's text, checked to still hold it on its line, and to hold it alone (`would`: what
+ * the edit would do to other facts there). */
+async function liveFact(d: ToolDeps, id: number, would: string): Promise<ToolOutcome<{ f: FactRow; text: string }>> {
   const f = factById(d.view.db, id);
   if (!f || f.invalidatedAt !== null)
     return toolFail('not_found', `no current fact ${id}: ${f ? 'its line is gone from its note' : 'never recorded'}; see memory_timeline`);
@@ -171,11 +178,13 @@ async function liveFact(d: ToolDeps, id: number): Promise<ToolOutcome<{ f: FactR
   const text = await readNote(d, f.path);
   if (text === null || !(text.split(/\r?\n/)[f.line - 1] ?? '').includes(`${f.predicate}::`))
     return toolFail('conflict', `line ${f.line} of ${f.path} no longer holds fact ${id}: the index is behind the note; retry in a moment`);
+  const shared = sharedLineProblem(f, lineMates(d, f), would);
+  if (shared) return toolFail('conflict', shared);
   return { ok: true, result: { f, text } };
 }
 
 async function invalidateFact(d: ToolDeps, w: WriteBackend, ctx: CallContext, a: z.infer<typeof invalidateArgs>): Promise<ToolOutcome> {
-  const got = await liveFact(d, a.id);
+  const got = await liveFact(d, a.id, 'an [until::] on it would end');
   if (!got.ok) return got;
   const { f, text } = got.result;
   const at = a.at === undefined ? dayOf(Date.now()) : parseFactDate(a.at)!;
@@ -200,7 +209,7 @@ async function invalidateFact(d: ToolDeps, w: WriteBackend, ctx: CallContext, a:
 }
 
 async function deleteFact(d: ToolDeps, w: WriteBackend, ctx: CallContext, a: z.infer<typeof deleteArgs>): Promise<ToolOutcome> {
-  const got = await liveFact(d, a.id);
+  const got = await liveFact(d, a.id, 'removing it would remove');
   if (!got.ok) return got;
   const { f, text } = got.result;
   const r = await commitNote(d, w, ctx, f.path, text, removeLine(text, f.line)!, `delete fact ${f.id} (${f.subject}: ${f.predicate})`);
