@@ -15,6 +15,8 @@ export interface AddFactInput {
   text: string | null;
   /** The subject's facts with this predicate current now (any note). */
   current: readonly FactRow[];
+  /** Those holding when the new fact begins (its valid_from), when it has one: a retry of a dated add is a duplicate too. */
+  atStart?: readonly FactRow[];
   singleValued: ReadonlySet<string>;
   temporary: ReadonlySet<string>;
   /** When a supersession takes effect when valid_from is not given: today, UTC midnight. */
@@ -36,7 +38,7 @@ export type AddFactPlan =
   | { kind: 'conflict'; message: string };
 
 export function planAddFact(a: AddFactInput): AddFactPlan {
-  const dup = a.current.find((c) => jaccard(c.object, a.fact.object) >= DUP_JACCARD);
+  const dup = [...a.current, ...(a.atStart ?? [])].find((c) => jaccard(c.object, a.fact.object) >= DUP_JACCARD);
   if (dup) return { kind: 'noop_dup', existing: dup };
   const temporary = a.fact.temporary === true || a.temporary.has(a.fact.predicate);
   const supersedes = !temporary && a.singleValued.has(a.fact.predicate);

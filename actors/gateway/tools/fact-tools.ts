@@ -131,6 +131,17 @@ export async function addFact(
   const includeSensitive = ctx.principal?.kind !== 'agent' || ctx.principal.sensitive;
   const mine = factsAt(d.view.db, { entity: a.subject, at: now, singleValued: k.singleValued, includeSensitive });
   const current = mine.filter((f) => f.predicate === fact.predicate);
+  // a fact dated away from now (a retried add of next month's move) is a duplicate of what holds when it begins
+  const atStart =
+    fact.validFrom === null
+      ? []
+      : factsAt(d.view.db, {
+          entity: a.subject,
+          predicate: fact.predicate,
+          at: fact.validFrom,
+          singleValued: k.singleValued,
+          includeSensitive,
+        });
   const rel = subjectNote(d, a.subject, current.length > 0 ? current : mine);
   const before = await readNote(d, rel);
   const plan = planAddFact({
@@ -139,6 +150,7 @@ export async function addFact(
     path: rel,
     text: before,
     current,
+    atStart,
     singleValued: k.singleValued,
     temporary: k.temporary,
     today: dayOf(now),
@@ -233,7 +245,7 @@ export function factTools(d: ToolDeps): Array<ToolDef<z.ZodTypeAny>> {
     def({
       name: 'memory_add_fact',
       title: 'Add a fact',
-      description: `Record a fact about a subject as a line \`- predicate:: object\` under the "## Facts" heading of the note titled subject (or ${k.entitiesFolder}/<subject>.md), one commit. A new value of a single-valued predicate (${[...k.singleValued].join(', ')}) supersedes the current one: the old line gets [until:: date], history is kept. Temporary facts never supersede. A near-duplicate of a current fact is not written (outcome noop_dup).`,
+      description: `Record a fact about a subject as a line \`- predicate:: object\` under the "## Facts" heading of the note titled subject (or ${k.entitiesFolder}/<subject>.md), one commit. A new value of a single-valued predicate (${[...k.singleValued].join(', ')}) supersedes the current one: the old line gets [until:: date], history is kept. Temporary facts never supersede. A near-duplicate of a fact current now, or when the new one begins, is not written (outcome noop_dup).`,
       schema: addArgs,
       annotations: writing('Add a fact', false),
       writes: true,
