@@ -48,6 +48,7 @@ export function planAddFact(a: AddFactInput): AddFactPlan {
   // [from::]): the new one is the older value, and the single answer at an instant is still the latest start
   const old = same.filter((c) => c.validFrom === null || from === null || c.validFrom <= from);
   let text = a.text ?? `# ${a.subject}\n`;
+  const ended: FactRow[] = []; // what the new value ends: not one that ends by itself before the new one begins
   for (const c of old) {
     const line = text.split(/\r?\n/)[c.line - 1] ?? '';
     if (!line.includes(`${c.predicate}::`))
@@ -60,7 +61,8 @@ export function planAddFact(a: AddFactInput): AddFactPlan {
     const shared = sharedLineProblem(c, mates, 'ending it with [until::] would end');
     if (shared) return { kind: 'conflict', message: shared };
     text = setUntil(text, c.line, from ?? a.today)!;
+    ended.push(c);
   }
   const added = appendUnderFacts(text, formatFactLine({ ...a.fact, validFrom: from, temporary: a.fact.temporary === true }));
-  return { kind: 'write', text: added.text, line: added.line, superseded: old };
+  return { kind: 'write', text: added.text, line: added.line, superseded: ended };
 }
