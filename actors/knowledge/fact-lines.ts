@@ -82,15 +82,21 @@ export function appendUnderFacts(text: string, line: string): { text: string; li
   return { text: lines.join(eol) + eol, line: at + insert.length };
 }
 
-/** Sets `[until:: date]` on 1-based `lineNo` (replacing one already there); null when the line is not there. */
+/**
+ * Sets `[until:: date]` on 1-based `lineNo`, replacing any end already there — `[until:: …]` or `(until:: …)`, which
+ * the reader takes alike: the first becomes the new tag, others go — so the line reads back with this end; null when
+ * the line is not there.
+ */
 export function setUntil(text: string, lineNo: number, until: number): string | null {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const lines = text.split(/\r?\n/);
   const l = lines[lineNo - 1];
   if (l === undefined) return null;
   const tag = `[until:: ${factDate(until)}]`;
-  const existing = /\[until::[^\]]*\]/i;
-  lines[lineNo - 1] = existing.test(l) ? l.replace(existing, tag) : `${l.trimEnd()} ${tag}`;
+  const existing = /[ \t]*(?:\[until::[^\]]*\]|\(until::[^()]*\))/gi;
+  let n = 0;
+  const replaced = l.replace(existing, (m) => (n++ === 0 ? m.slice(0, m.length - m.trimStart().length) + tag : ''));
+  lines[lineNo - 1] = n > 0 ? replaced : `${l.trimEnd()} ${tag}`;
   return lines.join(eol);
 }
 
