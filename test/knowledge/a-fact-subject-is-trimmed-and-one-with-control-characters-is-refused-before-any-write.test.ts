@@ -1,6 +1,7 @@
 // memory_add_fact's subject names a note: "Bob " is Bob (its facts go into the same entity note, not a second one
 // named `Bob .md`), a subject of spaces alone is refused, and one holding a NUL or another control character is a
-// bad_request naming the argument — never an internal error carrying the vault's path — with nothing written.
+// bad_request naming the argument — never an internal error carrying the vault's path — with nothing written; so is a
+// file name ("Bob.md"), which made a second entity note, `Bob.md.md`.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
@@ -27,7 +28,7 @@ t.test('a fact subject is trimmed, and one with control characters is refused be
   t.same(facts.body.facts.map((f: { predicate: string }) => f.predicate).sort(), ['drinks', 'likes']);
 
   const before = commits();
-  for (const bad of ['   ', 'Bo\u0000b', 'Bo\u0007b', 'Bo\tb']) {
+  for (const bad of ['   ', 'Bo\u0000b', 'Bo\u0007b', 'Bo\tb', 'Bob.md', 'Bob.MD ']) {
     const r = await d.tool('memory_add_fact', { subject: bad, predicate: 'likes', object: 'tea' });
     t.equal(r.status, 400, `${JSON.stringify(bad)}: ${JSON.stringify(r.body)}`);
     t.equal(r.body.error.reason, 'bad_request');

@@ -24,7 +24,9 @@ const subject = str('subject')
     // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
     /^[^\u0000-\u001f\u007f/\\:*?"<>|#^[\]]+$/,
     'subject is a note title: no line breaks or control characters nor / \\ : * ? " < > | # ^ [ ]',
-  );
+  )
+  // "Maya Chen.md" is Maya Chen's file name: taken as a title it made a second note, `Memory/Entities/Maya Chen.md.md`
+  .refine((s) => !/\.md$/i.test(s), 'subject is a note title, not a file name: drop the ".md"');
 const factId = z.number({ required_error: 'id is required', invalid_type_error: 'id must be a number' }).int().positive();
 
 /** memory_add_fact's arguments (the nightly extraction checks the model's triples with it too). */
