@@ -7,12 +7,12 @@ import { z } from 'zod';
 import { isSensitive, readFrontmatter } from '../../chunker/frontmatter.js';
 import { assembleContext, type ContextItem, type ContextSection } from '../../knowledge/context.js';
 import { factDate } from '../../knowledge/fact-lines.js';
+import { localDay } from '../../memory/fact-log.js';
 import { factNames, factsAt, type FactRow } from '../../store-writer/facts-reader.js';
 import type { ToolDeps } from './deps.js';
 import { def, type ToolDef } from './tool-def.js';
 import type { CallContext, ToolOutcome } from './types.js';
 
-const DAY = 86_400_000;
 const MAX_NAMES = 20;
 
 export const contextArgs = z
@@ -73,7 +73,9 @@ function knownFacts(d: ToolDeps, query: string | undefined, now: number): Contex
 function datedMemories(d: ToolDeps, now: number): ContextItem[] {
   const days = d.knowledge.autoLoadDays;
   if (days === 0) return [];
-  const first = new Date(now - (days - 1) * DAY).toISOString().slice(0, 10);
+  // day logs are named by the local date (fact-log.ts localDay): count the days back on the same calendar, not UTC's
+  const today = new Date(now);
+  const first = localDay(new Date(today.getFullYear(), today.getMonth(), today.getDate() - (days - 1), 12).getTime()).date;
   return d.view.reader
     .factLinesFrom(first)
     .filter((r) => r.text.trim())
