@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseFactDate } from '../../chunker/inline-fields.js';
+import { parseFactDate, predicateOf } from '../../chunker/inline-fields.js';
 import { planAddFact, sharedLineProblem } from '../../knowledge/add-fact.js';
 import { factDate, factProblem, removeLine, setUntil } from '../../knowledge/fact-lines.js';
 import { currentFactAt, factById, factsAt, factsOnLine, timeline, type FactRow } from '../../store-writer/facts-reader.js';
@@ -45,7 +45,8 @@ const deleteArgs = z.object({ id: factId }).strict();
 const factsArgs = z
   .object({
     entity: str('entity').min(1).max(200).optional(),
-    predicate: str('predicate').min(1).max(64).optional(),
+    // read as the notes' keys are: `Works-At` is works_at (it found nothing before)
+    predicate: str('predicate').trim().min(1).max(64).transform(predicateOf).optional(),
     at: date('at').optional().describe('The instant to answer for (default now)'),
   })
   .strict();
