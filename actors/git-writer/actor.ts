@@ -420,6 +420,13 @@ runActor<GitMsg, Sends<'git'>, State>(
     // a write cut short by a crash left its temp file (the note kept its old bytes): litter git would call untracked
     const stale = await removeStaleTemps(cfg.vault, ['.git', STATE_DIR]);
     if (stale.length) log.warn({ event: 'vault_stale_temps_removed', paths: stale }, 'removed temp files of writes a crash cut short');
+    // an undo cut off before its commit is put back: it was never answered, and is no person's edit either
+    const undo = await repo.settleCutOffUndo();
+    if (undo)
+      log.warn(
+        { event: 'vault_undo_cut_off', reverts: undo.mark.reverts, restored: undo.restored, kept: undo.kept },
+        'an undo a crash cut off before its commit did not happen; its notes were put back as HEAD has them',
+      );
     // agents' changes the last run wrote but did not commit (cut off, or refused by git) are theirs, not the person's
     reportRecovered(await recoverIntents(repo, journal), (sha, paths) => committed('agent', sha, paths), log);
     // notes edited while the daemon was down are a person's edits: record them before any agent writes

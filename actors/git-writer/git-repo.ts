@@ -10,6 +10,7 @@ import { cleanGitEnv, git, gitVersion, type GitEnv, type GitFailure, type GitOut
 import { identityEnv, prepareRepository, STATE_DIR } from './git-init.js';
 import { LOG_FORMAT, parseLog, renderMessage, type CommitMessage, type Identity, type LogEntry } from './git-message.js';
 import { isUnmerged, parseStatusZ, type StatusEntry } from './git-status.js';
+import { settleCutOffUndo } from './undo-marker.js';
 import { undoLast, type UndoPorts, type UndoResult } from './undo-last.js';
 
 export type { CommitMessage, CommitOp, Identity, LogEntry } from './git-message.js';
@@ -113,6 +114,7 @@ export class GitRepo {
     this.#writeConfig = [...WRITE_CONFIG, '-c', `core.abbrev=${hexLen}`];
     this.#undoPorts = {
       root,
+      gitDir: where.gitDir,
       author: opts.author,
       undoScan: this.#undoScan,
       writeConfig: this.#writeConfig,
@@ -172,6 +174,11 @@ export class GitRepo {
    */
   undoLast(opts: { agent?: string; byAgent: string; reason?: string }): Promise<UndoResult> {
     return this.#serial(() => undoLast(this.#undoPorts, opts));
+  }
+
+  /** At start, before anything else commits: an undo the last run was killed in is put back (undo-marker.ts). */
+  settleCutOffUndo(): ReturnType<typeof settleCutOffUndo> {
+    return this.#serial(() => settleCutOffUndo(this.#undoPorts));
   }
 
   /**

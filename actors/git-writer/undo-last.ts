@@ -8,7 +8,9 @@ import { withoutAppended } from './append-undo.js';
 import type { GitFailure, GitOutput, GitRunOptions } from './git-cli.js';
 import { identityEnv } from './git-init.js';
 import { renderMessage, UNDOABLE_OPS, type CommitMessage, type Identity, type LogEntry } from './git-message.js';
+import { markUndo, unmarkUndo } from './undo-marker.js';
 import { atomicWriteFile } from './vault/atomic.js';
+import { sha256Hex } from '../../messages/hash.js';
 
 export type UndoResult =
   | Result<{ sha: string; reverted: string; paths: string[] }, 'nothing_to_undo' | 'conflict' | 'git_failed'>
@@ -18,6 +20,8 @@ export type UndoResult =
 /** What an undo needs of the repository (GitRepo's internals, handed over from inside its serial queue). */
 export interface UndoPorts {
   root: string;
+  /** Where the undo in progress is marked (undo-marker.ts). */
+  gitDir: string;
   author: Identity;
   /** How many commits back an undo looks. */
   undoScan: number;
@@ -50,6 +54,16 @@ export async function undoLast(r0: UndoPorts, opts: { agent?: string; byAgent: s
 
   const msg: CommitMessage = { op: 'undo', paths: target.paths, agent: opts.byAgent, reverts: target.sha };
   if (opts.reason !== undefined) msg.reason = opts.reason;
+  markUndo(r0.gitDir, { head: lg.entries[0]!.sha, reverts: target.sha, paths: target.paths });
+  try {
+    return await revert(r0, target, msg);
+  } finally {
+    unmarkUndo(r0.gitDir);
+  }
+}
+
+/** `git revert` of `target`, committed with `msg`; on a conflict aborted, or for an append-only file taken out by text. */
+async function revert(r0: UndoPorts, target: LogEntry, msg: CommitMessage): Promise<UndoResult> {
   // `git revert --no-edit` would write git's own message and need a second process to amend it; instead the
   // "editor" git runs is a shell builtin that writes our message into the file git hands it.
   const r = await r0.git([...r0.writeConfig, 'revert', '--edit', '--cleanup=whitespace', '--no-rerere-autoupdate', target.sha], {
@@ -137,6 +151,10 @@ async function undoAppend(r0: UndoPorts, target: LogEntry, msg: CommitMessage): 
     if (text === null) return null;
     next.push([p, text]);
   }
+  const head = await r0.git(['rev-parse', 'HEAD']);
+  if (!head.ok) return null;
+  const hashes = Object.fromEntries(next.map(([p, text]) => [p, sha256Hex(Buffer.from(text, 'utf8'))]));
+  markUndo(r0.gitDir, { head: head.stdout.trim(), reverts: target.sha, paths: target.paths, hashes });
   for (const [p, text] of next) await atomicWriteFile(path.join(r0.root, p), text);
   msg.note = 'Later changes to the file were kept: only the lines this change appended were taken out.';
   const c = await r0.git(r0.commitArgs(target.paths), { input: renderMessage(msg), env: identityEnv(r0.author) });
