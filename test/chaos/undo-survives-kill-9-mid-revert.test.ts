@@ -39,3 +39,38 @@ t.test('an undo killed mid-revert leaves no half-done revert behind', { timeout:
   t.equal(again.status, 200, `the next undo works: ${JSON.stringify(again.body)}`);
   t.same(await afterRestart(r), [], 'clean after the next undo');
 });
+
+t.test('an undo of an older forget killed between its append-undo write and its commit did not happen', { timeout: 120_000 }, async (t) => {
+  const r = await rig(t, { 'Inbox/seed.md': '# Seed\n\nA note.\n' }, { heldGit: true });
+  await r.d.start();
+  await r.d.caughtUp();
+  const forgetOwn = async (agent: string, content: string) => {
+    const f = await r.d.tool('memory_remember', { content, wait_indexed: true }, agent);
+    t.equal(f.status, 200, JSON.stringify(f.body));
+    const g = await r.d.tool('memory_forget', { fact_id: f.body.fact_id }, agent);
+    t.equal(g.status, 200, JSON.stringify(g.body));
+  };
+  await forgetOwn('alice', 'Alice lives in Berlin with her marmoset');
+  await forgetOwn('bob', 'Bob keeps a pangolin named Kiwi');
+  const before = gitOut(r.v.dir, 'rev-parse', 'HEAD').trim();
+  const tombsBefore = readFileSync(path.join(r.v.dir, 'Memory/tombstones.jsonl'), 'utf8');
+
+  // alice's forget is not the newest change to the tombstones: git revert conflicts, the lines are taken out by text
+  r.git!.hold('commit');
+  const undo = r.d.tool('vault_undo_last', { only_mine: true }, 'alice').catch((err: Error) => err);
+  const pids = await r.git!.held();
+  t.not(readFileSync(path.join(r.v.dir, 'Memory/tombstones.jsonl'), 'utf8'), tombsBefore, 'the kill lands with the file changed');
+  await powerCut(r, pids);
+  t.ok((await undo) instanceof Error, 'the undo was never answered');
+
+  await r.d.start();
+  await r.d.caughtUp();
+  t.same(await afterRestart(r), [], 'clean after the restart');
+  const since = gitOut(r.v.dir, 'log', '--format=%s', `${before}..HEAD`).split('\n').filter(Boolean);
+  t.same(since, [], 'the undo did not happen, and nothing was committed as a person’s edit');
+  t.equal(readFileSync(path.join(r.v.dir, 'Memory/tombstones.jsonl'), 'utf8'), tombsBefore, 'the tombstones as they were');
+  const again = await r.d.tool('vault_undo_last', { only_mine: true }, 'alice');
+  t.equal(again.status, 200, `the undo sent again works once: ${JSON.stringify(again.body)}`);
+  t.notMatch(readFileSync(path.join(r.v.dir, 'Memory/tombstones.jsonl'), 'utf8'), /marmoset/, 'alice’s forget is undone');
+  t.match(readFileSync(path.join(r.v.dir, 'Memory/tombstones.jsonl'), 'utf8'), /pangolin/, 'bob’s stays');
+});
