@@ -1,7 +1,8 @@
 // An undo in progress, marked in the repository's git dir (`memvault-undo`) before `git revert` touches the work
 // tree: a revert killed before its commit (kill -9 while git waits on its editor step, or between an append-undo's
 // file write and its commit) leaves the reverted notes changed and staged with no trace git itself keeps — the next
-// start would commit them as the person's edit, an undo nobody was told of, recorded as nobody's. The next start
+// start would commit them as the person's edit, an undo nobody was told of, recorded as nobody's; one killed after
+// git revert conflicted, before its abort, leaves git's revert in progress, which refuses every later undo. The next start
 // finds the mark and puts the notes back as HEAD has them: the undo was never answered, so it did not happen (an
 // agent that sends it again undoes once). A note changed since the kill (a person's edit) is left alone.
 import { closeSync, fsyncSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
@@ -60,6 +61,15 @@ export async function settleCutOffUndo(r: MarkPorts): Promise<{ mark: UndoMark; 
     unmarkUndo(r.gitDir); // the undo committed: it happened fully
     return null;
   }
+  // killed after `git revert` conflicted, before its `--abort`: git's own revert state, this undo's — abort it as
+  // the undo would have (a revert in progress refuses every later one: "you have unmerged files")
+  if (revertInProgress(r.gitDir) === mark.reverts) {
+    const abort = await r.git(['revert', '--abort']);
+    if (abort.ok) {
+      unmarkUndo(r.gitDir);
+      return { mark, restored: mark.paths, kept: [] };
+    }
+  }
   const restored: string[] = [];
   const kept: string[] = [];
   for (const p of mark.paths) {
@@ -84,6 +94,14 @@ export async function settleCutOffUndo(r: MarkPorts): Promise<{ mark: UndoMark; 
   }
   unmarkUndo(r.gitDir);
   return { mark, restored, kept };
+}
+
+function revertInProgress(gitDir: string): string | null {
+  try {
+    return readFileSync(path.join(gitDir, 'REVERT_HEAD'), 'utf8').trim();
+  } catch {
+    return null;
+  }
 }
 
 /** Whether `p` holds what the cut-off undo left, untouched since: the revert's staged version, or the append-undo's text. */

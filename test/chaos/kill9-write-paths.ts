@@ -14,15 +14,15 @@ type T = { teardown(fn: () => void | Promise<void>): void; fail(message: string)
 export interface HeldGit {
   bin: string;
   /** From now on, `git <sub>` stops at its hold point; resolves with the pids to kill once one is held there. */
-  hold(sub: 'revert' | 'hash-object' | 'commit'): void;
+  hold(sub: 'revert' | 'hash-object' | 'commit' | '--abort'): void;
   /** Resolves once a held git is waiting; the pids of the held processes (the git and its helper). */
   held(): Promise<number[]>;
   release(): void;
 }
 
 /**
- * A `git` wrapper: for the subcommand named in `<bin>/hold`, `revert` runs the real git with an editor that stops
- * (the work tree and index already reverted, no commit yet); any other subcommand stops before the real git runs.
+ * A `git` wrapper: for the word named in `<bin>/hold`, `revert` runs the real git with an editor that stops (the work
+ * tree and index already reverted, no commit yet); any other word (`commit`, `--abort`) stops before the real git runs.
  * Stopped means: `<bin>/held` written with the pids, then sleeping until killed.
  */
 export function heldGit(t: T): HeldGit {
@@ -39,8 +39,9 @@ export function heldGit(t: T): HeldGit {
 hold=$(cat "${holdFile}" 2>/dev/null)
 if [ -n "$hold" ]; then
   case " $* " in
-    *" revert "*) if [ "$hold" = revert ]; then GIT_EDITOR="${editor}" exec "${real}" "$@"; fi ;;
-    *" $hold "*) echo "$$" > "${heldFile}"; while :; do sleep 1; done ;;
+    *" $hold "*)
+      if [ "$hold" = revert ]; then GIT_EDITOR="${editor}" exec "${real}" "$@"; fi
+      echo "$$" > "${heldFile}"; while :; do sleep 1; done ;;
   esac
 fi
 exec "${real}" "$@"

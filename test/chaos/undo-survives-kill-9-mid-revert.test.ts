@@ -74,3 +74,35 @@ t.test('an undo of an older forget killed between its append-undo write and its 
   t.notMatch(readFileSync(path.join(r.v.dir, 'Memory/tombstones.jsonl'), 'utf8'), /marmoset/, 'alice’s forget is undone');
   t.match(readFileSync(path.join(r.v.dir, 'Memory/tombstones.jsonl'), 'utf8'), /pangolin/, 'bob’s stays');
 });
+
+t.test('an undo killed after git revert conflicted, before its abort, did not happen', { timeout: 120_000 }, async (t) => {
+  const r = await rig(t, { 'Inbox/seed.md': '# Seed\n\nA note.\n' }, { heldGit: true });
+  await r.d.start();
+  await r.d.caughtUp();
+  for (const [agent, content] of [
+    ['alice', 'Alice lives in Berlin with her marmoset'],
+    ['bob', 'Bob keeps a pangolin named Kiwi'],
+  ] as const) {
+    const f = await r.d.tool('memory_remember', { content, wait_indexed: true }, agent);
+    t.equal(f.status, 200, JSON.stringify(f.body));
+    t.equal((await r.d.tool('memory_forget', { fact_id: f.body.fact_id }, agent)).status, 200);
+  }
+  const before = gitOut(r.v.dir, 'rev-parse', 'HEAD').trim();
+  const tombsBefore = readFileSync(path.join(r.v.dir, 'Memory/tombstones.jsonl'), 'utf8');
+
+  r.git!.hold('--abort'); // git revert conflicts on the tombstones file; the kill lands before `git revert --abort`
+  const undo = r.d.tool('vault_undo_last', { only_mine: true }, 'alice').catch((err: Error) => err);
+  const pids = await r.git!.held();
+  t.match(gitOut(r.v.dir, 'status', '--porcelain'), /^(UD|DU|UU) Memory\/tombstones\.jsonl$/m, 'the kill lands mid-conflict');
+  await powerCut(r, pids);
+  t.ok((await undo) instanceof Error, 'the undo was never answered');
+
+  await r.d.start();
+  await r.d.caughtUp();
+  t.same(await afterRestart(r), [], 'clean after the restart: no revert in progress, no conflict left');
+  t.same(gitOut(r.v.dir, 'log', '--format=%s', `${before}..HEAD`).split('\n').filter(Boolean), [], 'no commit since');
+  t.equal(readFileSync(path.join(r.v.dir, 'Memory/tombstones.jsonl'), 'utf8'), tombsBefore, 'the tombstones as they were');
+  const again = await r.d.tool('vault_undo_last', { only_mine: true }, 'alice');
+  t.equal(again.status, 200, `the undo sent again works once: ${JSON.stringify(again.body)}`);
+  t.notMatch(readFileSync(path.join(r.v.dir, 'Memory/tombstones.jsonl'), 'utf8'), /marmoset/, 'alice’s forget is undone');
+});
