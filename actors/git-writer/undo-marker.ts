@@ -73,7 +73,7 @@ export async function settleCutOffUndo(r: MarkPorts): Promise<{ mark: UndoMark; 
   const restored: string[] = [];
   const kept: string[] = [];
   for (const p of mark.paths) {
-    if (!(await revertedOnly(r, p, mark.hashes?.[p]))) {
+    if (!(await revertedOnly(r, p, mark.reverts, mark.hashes?.[p]))) {
       kept.push(p);
       continue;
     }
@@ -104,8 +104,12 @@ function revertInProgress(gitDir: string): string | null {
   }
 }
 
-/** Whether `p` holds what the cut-off undo left, untouched since: the revert's staged version, or the append-undo's text. */
-async function revertedOnly(r: MarkPorts, p: string, hash: string | undefined): Promise<boolean> {
+/**
+ * Whether `p` holds what the cut-off undo left, untouched since: the append-undo's text, or the revert's version (the
+ * note as it was before the reverted commit) staged and in the work tree. Anything else — a person's edit or `git add`
+ * while the daemon was down, or a revert that merged later changes — is left alone.
+ */
+async function revertedOnly(r: MarkPorts, p: string, reverts: string, hash: string | undefined): Promise<boolean> {
   if (hash !== undefined) {
     try {
       return sha256Hex(await readFile(path.join(r.root, p))) === hash;
@@ -113,8 +117,12 @@ async function revertedOnly(r: MarkPorts, p: string, hash: string | undefined): 
       return false;
     }
   }
-  const staged = await r.git(['diff', '--cached', '--quiet', 'HEAD', '--', p]);
-  if (staged.ok) return false; // nothing staged: the revert never reached it (or a person's change since)
+  const blob = async (rev: string): Promise<string | null> => {
+    const b = await r.git(['rev-parse', '-q', '--verify', rev]);
+    return b.ok ? b.stdout.trim() : null;
+  };
+  const [staged, was, head] = await Promise.all([blob(`:0:${p}`), blob(`${reverts}^:${p}`), blob(`HEAD:${p}`)]);
+  if (staged !== was || staged === head) return false; // not the revert's version, or nothing to put back
   const same = await r.git(['diff', '--quiet', '--', p]);
   return same.ok; // the work tree as the revert staged it
 }

@@ -2,10 +2,11 @@
 // and git's index but not yet committed (its editor step held by a `git` wrapper), git with it. After the restart the
 // undo happened fully or not at all: HEAD, the index and the work tree agree, no revert is left in progress, and the
 // next undo works.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { afterRestart, gitOut, powerCut, rig } from './kill9-write-paths.js';
+import { until } from './lib/daemon-process.js';
 
 t.test('an undo killed mid-revert leaves no half-done revert behind', { timeout: 120_000 }, async (t) => {
   const r = await rig(t, { 'Inbox/plan.md': '# Plan\n\nThe first version.\n' }, { heldGit: true });
@@ -105,4 +106,28 @@ t.test('an undo killed after git revert conflicted, before its abort, did not ha
   const again = await r.d.tool('vault_undo_last', { only_mine: true }, 'alice');
   t.equal(again.status, 200, `the undo sent again works once: ${JSON.stringify(again.body)}`);
   t.notMatch(readFileSync(path.join(r.v.dir, 'Memory/tombstones.jsonl'), 'utf8'), /marmoset/, 'alice’s forget is undone');
+});
+
+t.test('a note a person edited and staged after an undo was cut off keeps the person’s text', { timeout: 120_000 }, async (t) => {
+  const r = await rig(t, { 'Inbox/plan.md': '# Plan\n\nThe first version.\n' }, { heldGit: true });
+  await r.d.start();
+  await r.d.caughtUp();
+  const w = await r.d.tool('vault_write', { path: 'Inbox/plan.md', content: '# Plan\n\nThe second version.\n' }, 'alice');
+  t.equal(w.status, 200, JSON.stringify(w.body));
+  r.git!.hold('revert');
+  const undo = r.d.tool('vault_undo_last', {}, 'alice').catch((err: Error) => err);
+  await powerCut(r, await r.git!.held());
+  await undo;
+  // while the daemon is down, the person writes the note and stages it
+  writeFileSync(path.join(r.v.dir, 'Inbox/plan.md'), '# Plan\n\nThe person’s own version.\n');
+  gitOut(r.v.dir, 'add', 'Inbox/plan.md');
+
+  await r.d.start();
+  await r.d.caughtUp();
+  await until('the person’s edit to be committed', 30_000, async () =>
+    gitOut(r.v.dir, 'status', '--porcelain') === '' ? true : undefined,
+  );
+  t.same(await afterRestart(r), [], 'clean after the restart');
+  t.match(readFileSync(path.join(r.v.dir, 'Inbox/plan.md'), 'utf8'), /person’s own version/, 'the person’s text is kept');
+  t.match(gitOut(r.v.dir, 'show', 'HEAD:Inbox/plan.md'), /person’s own version/, 'and committed');
 });
