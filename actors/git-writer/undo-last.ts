@@ -54,16 +54,17 @@ export async function undoLast(r0: UndoPorts, opts: { agent?: string; byAgent: s
 
   const msg: CommitMessage = { op: 'undo', paths: target.paths, agent: opts.byAgent, reverts: target.sha };
   if (opts.reason !== undefined) msg.reason = opts.reason;
-  markUndo(r0.gitDir, { head: lg.entries[0]!.sha, reverts: target.sha, paths: target.paths });
+  const head = lg.entries[0]!.sha;
+  markUndo(r0.gitDir, { head, reverts: target.sha, paths: target.paths });
   try {
-    return await revert(r0, target, msg);
+    return await revert(r0, target, msg, head);
   } finally {
     unmarkUndo(r0.gitDir);
   }
 }
 
 /** `git revert` of `target`, committed with `msg`; on a conflict aborted, or for an append-only file taken out by text. */
-async function revert(r0: UndoPorts, target: LogEntry, msg: CommitMessage): Promise<UndoResult> {
+async function revert(r0: UndoPorts, target: LogEntry, msg: CommitMessage, head: string): Promise<UndoResult> {
   // `git revert --no-edit` would write git's own message and need a second process to amend it; instead the
   // "editor" git runs is a shell builtin that writes our message into the file git hands it.
   const r = await r0.git([...r0.writeConfig, 'revert', '--edit', '--cleanup=whitespace', '--no-rerere-autoupdate', target.sha], {
@@ -112,7 +113,7 @@ async function revert(r0: UndoPorts, target: LogEntry, msg: CommitMessage): Prom
       );
     }
     if (target.paths.length > 0 && target.paths.every(r0.appendOnly)) {
-      const appended = await undoAppend(r0, target, msg);
+      const appended = await undoAppend(r0, target, msg, head);
       if (appended) return appended;
     }
     const which = conflicted.length > 0 ? conflicted.join(', ') : target.paths.join(', ');
@@ -138,7 +139,7 @@ async function changedBy(r0: UndoPorts, sha: string, paths: string[], out: strin
 }
 
 /** The undo of an append that later appends made `git revert` conflict on: its lines taken out by text, or null. */
-async function undoAppend(r0: UndoPorts, target: LogEntry, msg: CommitMessage): Promise<UndoResult | null> {
+async function undoAppend(r0: UndoPorts, target: LogEntry, msg: CommitMessage, head: string): Promise<UndoResult | null> {
   const next: Array<[string, string]> = [];
   for (const p of target.paths) {
     const [before, after, current] = await Promise.all([
@@ -151,10 +152,8 @@ async function undoAppend(r0: UndoPorts, target: LogEntry, msg: CommitMessage): 
     if (text === null) return null;
     next.push([p, text]);
   }
-  const head = await r0.git(['rev-parse', 'HEAD']);
-  if (!head.ok) return null;
   const hashes = Object.fromEntries(next.map(([p, text]) => [p, sha256Hex(Buffer.from(text, 'utf8'))]));
-  markUndo(r0.gitDir, { head: head.stdout.trim(), reverts: target.sha, paths: target.paths, hashes });
+  markUndo(r0.gitDir, { head, reverts: target.sha, paths: target.paths, hashes });
   for (const [p, text] of next) await atomicWriteFile(path.join(r0.root, p), text);
   msg.note = 'Later changes to the file were kept: only the lines this change appended were taken out.';
   const c = await r0.git(r0.commitArgs(target.paths), { input: renderMessage(msg), env: identityEnv(r0.author) });
