@@ -13,7 +13,7 @@ type T = { teardown(fn: () => void | Promise<void>): void; fail(message: string)
 
 export interface HeldGit {
   bin: string;
-  /** From now on, `git <sub>` stops at its hold point; resolves with the pids to kill once one is held there. */
+  /** From now on, a `git` whose words include `sub` stops at its hold point (see heldGit). */
   hold(sub: 'revert' | 'hash-object' | 'commit' | '--abort'): void;
   /** Resolves once a held git is waiting; the pids of the held processes (the git and its helper). */
   held(): Promise<number[]>;
