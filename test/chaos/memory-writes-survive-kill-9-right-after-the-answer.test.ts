@@ -2,7 +2,7 @@
 // the last answer arrives, then started again. Everything acknowledged is there once (the facts in the day log and in
 // search, the tombstones hiding what was forgotten, the closed session's turn searchable, the forgotten task gone),
 // git status is clean and `memvault doctor` is ok.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { afterRestart, gitOut, rig } from './kill9-write-paths.js';
@@ -41,6 +41,13 @@ t.test('remember, forget and a session close are all there after a kill -9 right
   await r.d.start();
   await r.d.caughtUp();
   t.same(await afterRestart(r), [], 'git status clean, no git operation half-done, doctor ok');
+  const journal = readdirSync(path.join(r.dataDir, 'episodes'))
+    .filter((f) => f.endsWith('.jsonl'))
+    .flatMap((f) => readFileSync(path.join(r.dataDir, 'episodes', f), 'utf8').split('\n'))
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { k: string; session?: string; id?: string });
+  t.equal(journal.filter((x) => x.k === 'close' && x.session === 's1').length, 1, 'the close is in the journal once');
+  t.equal(journal.filter((x) => x.k === 'forget' && x.id === 'task:T1').length, 1, 'the task’s forget is in the journal once');
   const logs = gitOut(r.v.dir, 'ls-files', 'Memory/Log').trim().split('\n');
   t.equal(logs.length, 1, 'one day log');
   const log = readFileSync(path.join(r.v.dir, logs[0]!), 'utf8');
