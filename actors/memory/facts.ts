@@ -99,8 +99,12 @@ export class FactLogs {
         JSON.parse(v) as FileStat,
       ]),
     );
-    await this.#loadTombstones();
-    await this.#syncAll(false);
+    const tombstones = await this.#loadTombstones();
+    // tombstones the index has not applied (written by a forget a crash cut off before its commit's notice, or by a
+    // person while the daemon was down) hide facts in day logs that did not change: every log is read again
+    const applied = this.#known.get(this.#d.paths.tombstones);
+    await this.#syncAll(applied?.hash !== tombstones?.hash);
+    this.#record(this.#d.paths.tombstones, tombstones);
   }
 
   /**
@@ -114,8 +118,9 @@ export class FactLogs {
   /** Paths under the memory folder changed on disk: a tombstones change re-reads every log, a log change that log. */
   async changed(paths: string[]): Promise<void> {
     if (paths.includes(this.#d.paths.tombstones)) {
-      await this.#loadTombstones();
+      const tombstones = await this.#loadTombstones();
       await this.#syncAll(true);
+      this.#record(this.#d.paths.tombstones, tombstones);
       return;
     }
     for (const p of new Set(paths)) if (this.#d.paths.isDayLog(p)) await this.sync(p, true);
@@ -213,11 +218,16 @@ export class FactLogs {
     for (const p of [...this.#known.keys()]) if (!onDisk.includes(p)) await this.sync(p);
   }
 
-  async #loadTombstones(): Promise<void> {
+  /** Reads the tombstones; answers the file's stat and hash (null when there is none), recorded once they are applied. */
+  async #loadTombstones(): Promise<FileStat | null> {
+    const abs = path.join(this.#d.vault, this.#d.paths.tombstones);
     try {
-      this.#tombstones = parseTombstones(await readFile(path.join(this.#d.vault, this.#d.paths.tombstones), 'utf8'));
+      const [s, b] = await Promise.all([stat(abs), readFile(abs)]);
+      this.#tombstones = parseTombstones(b.toString('utf8'));
+      return { mtimeMs: s.mtimeMs, size: s.size, hash: sha256Hex(b) };
     } catch {
       this.#tombstones = new Map();
+      return null;
     }
   }
 
