@@ -85,7 +85,15 @@ async function ensureRepoNow(s: Ready): Promise<void> {
 
 /** An undo under way (an agent's, or a dream run's): its OS echo is weighed once it has recorded what it left. */
 let undoing: Promise<unknown> | null = null;
-function asUndo<T>(r: Promise<T>): Promise<T> {
+
+/** An undo (`run`) in the serial section, what it left recorded as ours before an OS event is weighed. */
+function asUndo<T extends { ok: true; paths: string[] } | { ok: false }>(s: Ready, run: (repo: GitRepo) => Promise<T>): Promise<T> {
+  const r = serial(async () => {
+    await ensureRepo(s);
+    const u = await run(s.repo);
+    if (u.ok) await own.record(u.paths);
+    return u;
+  });
   const settled = r.then(
     () => {},
     () => {},
@@ -97,16 +105,9 @@ function asUndo<T>(r: Promise<T>): Promise<T> {
   return r;
 }
 
-/** `vault_undo_last` in the serial section: what it left recorded as ours before an OS event is weighed. */
+/** `vault_undo_last`: the newest undoable change (of the agent's own, when it asks so) reverted. */
 function undoNow(s: Ready, req: UndoRequest & { reason?: string }): ReturnType<GitRepo['undoLast']> {
-  return asUndo(
-    serial(async () => {
-      await ensureRepo(s);
-      const undone = await s.repo.undoLast({ agent: req.onlyMine ? req.agent : undefined, byAgent: req.agent, reason: req.reason });
-      if (undone.ok) await own.record(undone.paths);
-      return undone;
-    }),
-  );
+  return asUndo(s, (repo) => repo.undoLast({ agent: req.onlyMine ? req.agent : undefined, byAgent: req.agent, reason: req.reason }));
 }
 
 /** Paths changed on disk: the person's edits among them are committed after a quiet period. */
@@ -275,14 +276,7 @@ runActor<GitMsg, Sends<'git'>, State>(
           ctx.reply(fail('git_failed', refused ?? 'writes are off'));
           return;
         }
-        const r = await asUndo(
-          serial(async () => {
-            await ensureRepo(s);
-            const u = await undoRun(s.repo, msg.run, msg.by);
-            if (u.ok) await own.record(u.paths);
-            return u;
-          }),
-        );
+        const r = await asUndo(s, (repo) => undoRun(repo, msg.run, msg.by));
         undos.inc({ outcome: r.ok ? 'ok' : r.reason });
         log.info(
           { event: 'vault_undo_run', run: msg.run, outcome: r.ok ? 'ok' : r.reason, commits: r.ok ? r.commits : undefined },
