@@ -8,7 +8,7 @@
 import path from 'node:path';
 import t from 'tap';
 import { openIndex } from '../../actors/store-writer/schema.js';
-import { agent } from '../gateway/agents/helpers.js';
+import { agent, chatEpisode as chat } from '../gateway/agents/helpers.js';
 import { httpCall, makeVault, startDaemon, testConfig, type Running } from '../helpers/daemon.js';
 
 function chatRows(dataDir: string): Array<{ id: string; hash: string; body: string }> {
@@ -48,13 +48,6 @@ t.test('two messages with one id in two stretches of a session are both found, l
   };
   const close = async (tok: string, session: string) =>
     t.equal((await httpCall(d.url, 'POST', `/v1/episodes/sessions/${session}/close`, {}, { token: tok })).status, 200);
-  const chat = (session: string, id: string, role: string, text: string) => ({
-    type: 'chat',
-    session_id: session,
-    message_id: id,
-    role,
-    text,
-  });
   const found = async (word: string): Promise<Array<{ id: string; snippet: string }>> =>
     (await d.search(word, { mode: 'bm25', filters: { source_type: 'chat' }, k: 20 })).results.map((r: any) => ({
       id: r.episode_id as string,

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import t from 'tap';
 import { openIndex } from '../../actors/store-writer/schema.js';
-import { agent } from '../gateway/agents/helpers.js';
+import { agent, chatEpisode as chat } from '../gateway/agents/helpers.js';
 import { httpCall, makeVault, startDaemon, testConfig, type Running } from '../helpers/daemon.js';
 
 function checkpoint(dataDir: string): number {
@@ -40,13 +40,6 @@ t.test('the ownership ledger stays small while one open session holds the checkp
   const alpha = agent(cfg.data_dir, 'alpha', { scope: 'write' });
   const beta = agent(cfg.data_dir, 'beta', { scope: 'write' });
   const post = (tok: string, episodes: unknown[]) => httpCall(d.url, 'POST', '/v1/episodes', { episodes }, { token: tok });
-  const chat = (session: string, id: string, role: string, text: string) => ({
-    type: 'chat',
-    session_id: session,
-    message_id: id,
-    role,
-    text,
-  });
 
   // the long session: its first message (seq 1) is where the checkpoint stays while it is open
   t.equal(

@@ -3,16 +3,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { startToolDaemon } from '../tools/helpers/tool-daemon.js';
-import { agent, commits, toolAs } from './helpers.js';
+import { alphaBetaBoss, commits, toolAs } from './helpers.js';
 import { httpCall } from '../../helpers/daemon.js';
 
 t.test("agent A cannot undo or forget agent B's work; admin can", async (t) => {
-  const s = await startToolDaemon({ 'Inbox/Seed.md': '# Seed\n' });
-  t.teardown(() => s.stop());
-  const a = agent(s.cfg.data_dir, 'alpha', { scope: 'write' });
-  const b = agent(s.cfg.data_dir, 'beta', { scope: 'write' });
-  const admin = agent(s.cfg.data_dir, 'boss', { scope: 'admin' });
+  const { s, alpha: a, beta: b, boss: admin } = await alphaBetaBoss(t);
   const url = s.d.url;
 
   t.equal((await toolAs(url, b, 'vault_write', { path: 'Inbox/B.md', content: '# B wrote this\n' })).status, 200);
@@ -49,11 +44,7 @@ t.test("agent A cannot undo or forget agent B's work; admin can", async (t) => {
 });
 
 t.test("agent A cannot forget agent B's episode; B and admin can", async (t) => {
-  const s = await startToolDaemon({ 'Inbox/Seed.md': '# Seed\n' });
-  t.teardown(() => s.stop());
-  const a = agent(s.cfg.data_dir, 'alpha', { scope: 'write' });
-  const b = agent(s.cfg.data_dir, 'beta', { scope: 'write' });
-  const admin = agent(s.cfg.data_dir, 'boss', { scope: 'admin' });
+  const { s, alpha: a, beta: b, boss: admin } = await alphaBetaBoss(t);
   const post = (tok: string, id: string) =>
     httpCall(
       s.d.url,

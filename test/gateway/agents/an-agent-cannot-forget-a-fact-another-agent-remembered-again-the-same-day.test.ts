@@ -4,15 +4,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { startToolDaemon } from '../tools/helpers/tool-daemon.js';
-import { agent, toolAs } from './helpers.js';
+import { alphaBetaBoss, toolAs } from './helpers.js';
 
 t.test('an agent cannot forget a fact another agent remembered again the same day', async (t) => {
-  const s = await startToolDaemon({ 'Inbox/Seed.md': '# Seed\n' });
-  t.teardown(() => s.stop());
-  const alpha = agent(s.cfg.data_dir, 'alpha', { scope: 'write' });
-  const beta = agent(s.cfg.data_dir, 'beta', { scope: 'write' });
-  const boss = agent(s.cfg.data_dir, 'boss', { scope: 'admin' });
+  const { s, alpha, beta, boss } = await alphaBetaBoss(t);
   const url = s.d.url;
   const search = async (q: string) =>
     (await s.d.search(q, { mode: 'bm25', filters: { source_type: 'fact' } })).results.map((r: any) => r.snippet as string);

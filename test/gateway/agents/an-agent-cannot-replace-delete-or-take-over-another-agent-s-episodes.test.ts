@@ -4,15 +4,10 @@
 // session several agents spoke in is forgotten only by an admin. Its own episodes it still updates.
 import t from 'tap';
 import { httpCall } from '../../helpers/daemon.js';
-import { startToolDaemon } from '../tools/helpers/tool-daemon.js';
-import { agent, toolAs } from './helpers.js';
+import { alphaBetaBoss, toolAs } from './helpers.js';
 
 t.test("an agent cannot replace, delete or take over another agent's episodes", async (t) => {
-  const s = await startToolDaemon({ 'Inbox/Seed.md': '# Seed\n' });
-  t.teardown(() => s.stop());
-  const alpha = agent(s.cfg.data_dir, 'alpha', { scope: 'write' });
-  const beta = agent(s.cfg.data_dir, 'beta', { scope: 'write' });
-  const boss = agent(s.cfg.data_dir, 'boss', { scope: 'admin' });
+  const { s, alpha, beta, boss } = await alphaBetaBoss(t);
   const url = s.d.url;
   const post = (tok: string, episodes: unknown[]) => httpCall(url, 'POST', '/v1/episodes', { episodes }, { token: tok });
   const found = async (q: string, type: string) =>

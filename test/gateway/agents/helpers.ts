@@ -3,7 +3,7 @@
 import { addAgent, type Grant } from '../../../actors/gateway/agents/store.js';
 import { git, httpCall, makeVault, startDaemon, testConfig, type HttpAnswer } from '../../helpers/daemon.js';
 import { startEmbeddingsServer } from '../../embedder/providers/helpers/embeddings-server.js';
-import { mcpClient } from '../tools/helpers/tool-daemon.js';
+import { mcpClient, startToolDaemon } from '../tools/helpers/tool-daemon.js';
 
 export function agent(dataDir: string, name: string, grant: Partial<Grant> & Pick<Grant, 'scope'>): string {
   const r = addAgent(dataDir, { name, folders: null, sensitive: false, rate: null, ...grant }, new Date());
@@ -57,3 +57,22 @@ export async function twoAgents(t: { teardown(fn: () => unknown): void }, opts: 
   const post = (tok: string, episodes: unknown[]) => httpCall(d.url, 'POST', '/v1/episodes', { episodes }, { token: tok });
   return { emb, v, cfg, d, alpha, beta, post };
 }
+
+/** A tool daemon on a one-note vault with two write agents, alpha and beta, and an admin agent, boss (their tokens). */
+export async function alphaBetaBoss(t: { teardown(fn: () => unknown): void }) {
+  const s = await startToolDaemon({ 'Inbox/Seed.md': '# Seed\n' });
+  t.teardown(() => s.stop());
+  const alpha = agent(s.cfg.data_dir, 'alpha', { scope: 'write' });
+  const beta = agent(s.cfg.data_dir, 'beta', { scope: 'write' });
+  const boss = agent(s.cfg.data_dir, 'boss', { scope: 'admin' });
+  return { s, alpha, beta, boss };
+}
+
+/** A chat message as POST /v1/episodes takes it. */
+export const chatEpisode = (session: string, id: string, role: string, text: string) => ({
+  type: 'chat',
+  session_id: session,
+  message_id: id,
+  role,
+  text,
+});
