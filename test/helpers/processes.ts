@@ -49,7 +49,7 @@ export function processesWithEnv(name: string, value: string): number[] {
       if (processState(Number(entry)) === 'Z') continue;
       if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(needle)) out.push(Number(entry));
     } catch {
-      continue; // gone meanwhile, or not ours to read
+      // gone meanwhile, or not ours to read
     }
   }
   return out;
