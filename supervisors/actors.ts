@@ -110,7 +110,7 @@ export const ACTORS = {
     shutdownMs: 5_000,
     pools: true,
     sends: { 'store.upsert': 'the note with its chunks’ vectors' },
-    requests: {},
+    requests: { 'main.reindex': 'a page of the index file is damaged: rebuild it (built beside, swapped in)' },
   },
   chunker: {
     file: '../actors/chunker/actor.js',

@@ -1,12 +1,14 @@
 // The embedder actor (worker thread): reuses stored vectors by chunk hash, batches the rest across notes into a
 // piscina pool main owns (one model session per thread, so both cores work), and hands finished notes to the store writer.
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { runActor } from '../../supervisors/runtime/worker.js';
+import { type ActorCtx, runActor } from '../../supervisors/runtime/worker.js';
 import { boot } from '../../supervisors/runtime/boot.js';
 import { EMBEDDER_STATES, stateCode } from '../../supervisors/runtime/board.js';
 import { assertNever, type ModelInfo } from '../../messages/common.js';
 import type { EmbedderMsg } from '../../messages/to-embedder.js';
-import { ACTORS, type Sends } from '../../supervisors/actors.js';
+import { ACTORS, type Asks, type Sends } from '../../supervisors/actors.js';
+import { rebuildOnce } from '../store-writer/damage-rebuild.js';
+import { isDamagedIndex } from '../store-writer/damaged-index.js';
 import { SwappedReader } from '../store-writer/swapped-reader.js';
 import { Batcher } from './batcher.js';
 import { providerSettings } from './factory.js';
@@ -105,6 +107,31 @@ async function startPool(): Promise<{ model: ModelInfo; batcher: Batcher } | { e
   }
 }
 
+/** Asks main for a rebuild of the damaged index file, unless one asked for runs (set at first use: it needs the request). */
+let askRebuild: (() => boolean) | null = null;
+
+/**
+ * The index's vectors for these chunk hashes. A damaged page of the index file met here, while serving, has main
+ * rebuild it (built beside, swapped in: main then has this actor follow the new file) and the note embedded whole
+ * meanwhile — where the embedder crashed on every note it looked up until the swap, a restart each, and a burst of
+ * edits during a large vault's minutes-long rebuild could exceed its supervisor's restart intensity. A one-shot run
+ * (itself a build) crashes as before.
+ */
+function cachedVectors(ctx: ActorCtx<Sends<'embedder'>, State, Asks<'embedder'>>, hashes: string[]): Map<string, Float32Array> {
+  try {
+    return ctx.state.index.reader.vectorsByChunkHash(hashes);
+  } catch (err) {
+    if (b.mode !== 'serve' || !isDamagedIndex(err)) throw err;
+    askRebuild ??= rebuildOnce(() => ctx.request({ type: 'main.reindex' }, null), log);
+    if (askRebuild())
+      log.error(
+        { event: 'index_damaged', actor: 'embedder', err: (err as Error).message },
+        'the index file is damaged; rebuilding it (notes are embedded without the vector cache meanwhile)',
+      );
+    return new Map();
+  }
+}
+
 /** Called by the first note to arrive: the pool's model must load now. */
 let needed = (): void => {};
 
@@ -125,7 +152,7 @@ function neededOrReconciled(): Promise<void> {
   });
 }
 
-runActor<EmbedderMsg, Sends<'embedder'>, State>(
+runActor<EmbedderMsg, Sends<'embedder'>, State, Asks<'embedder'>>(
   async (msg, ctx) => {
     switch (msg.type) {
       case 'embedder.embed_note': {
@@ -142,7 +169,10 @@ runActor<EmbedderMsg, Sends<'embedder'>, State>(
           });
           return;
         }
-        const known = ctx.state.index.reader.vectorsByChunkHash(note.chunks.map((c) => c.hash));
+        const known = cachedVectors(
+          ctx,
+          note.chunks.map((c) => c.hash),
+        );
         const missing = note.chunks.filter((c) => !known.has(c.hash));
         reused.inc(note.chunks.length - missing.length);
         queueDepth.set(s.batcher.queued + missing.length);
