@@ -186,9 +186,21 @@ export class ChatSession {
   }
 }
 
-/** A turn's source id: `{session}:{first message id}-{last message id}`, so replaying the same messages upserts the same row. */
+/**
+ * A turn's source id: `{session}:{first message id}-{last message id}`, so replaying the same messages upserts the same
+ * row. Message ids are the client's: `%`, `-` and `@` in them are percent-escaped (idPart), or the turns (`a`, `b-c`)
+ * and (`a-b`, `c`) of one stretch shared `s:a-b-c` and one replaced the other, as a message id ending `@<seq>` could
+ * take placeTurn's suffix. A session id holds no `:` (the gateway refuses one), so it ends at the first `:` as it is.
+ */
 export function turnId(session: string, first: string, last: string): string {
-  return `${session}:${first}-${last}`;
+  return `${session}:${idPart(first)}-${idPart(last)}`;
+}
+
+const ESCAPED: Record<string, string> = { '%': '%25', '-': '%2D', '@': '%40' };
+
+/** A message id as a part of a turn id: one holding no `%`, `-` or `@` is itself (ids stored before stay valid). */
+function idPart(id: string): string {
+  return /[%@-]/.test(id) ? id.replace(/[%@-]/g, (c) => ESCAPED[c]!) : id;
 }
 
 export interface TurnPlace {
