@@ -50,9 +50,12 @@ export function forgetChatWork(
   items: Array<{ session: string; messageIds: string[] }>,
 ): Work[] {
   const out: Work[] = [];
-  for (const { session, messageIds } of items) {
+  // one set per session: each forget read back alone (a turn's messages, forgotten at once) rebuilt the turn from the
+  // same row with the others' messages still in it, and those came back
+  const sessions = new Map<string, Set<string>>();
+  for (const { session, messageIds } of items) sessions.set(session, new Set([...(sessions.get(session) ?? []), ...messageIds]));
+  for (const [session, drop] of sessions) {
     const open = core.session(session)?.epoch;
-    const drop = new Set(messageIds);
     const turns = turnsOf(reader, session);
     // the turns each stretch holds: a rebuilt turn takes no id another stretch holds (earlier stretches choose first)
     const held = new Map(turns.map((t) => [t.sourceId, { segment: t.segment, hash: t.hash }]));
