@@ -32,6 +32,11 @@ export function sharedLineProblem(f: FactRow, mates: readonly FactRow[], would: 
   return `line ${f.line} of ${f.path} also holds ${others}: ${would} them too; put fact ${f.id} (${f.predicate}:: ${f.object}) on a line of its own first`;
 }
 
+/** A temporary fact (it never supersedes): its line says `[temporary:: true]`, or its predicate is configured so. */
+export function isTemporary(f: { predicate: string; temporary: boolean }, temporary: ReadonlySet<string>): boolean {
+  return f.temporary || temporary.has(f.predicate);
+}
+
 export type AddFactPlan =
   | { kind: 'noop_dup'; existing: FactRow }
   | { kind: 'write'; text: string; line: number; superseded: FactRow[] }
@@ -40,7 +45,7 @@ export type AddFactPlan =
 export function planAddFact(a: AddFactInput): AddFactPlan {
   const dup = [...a.current, ...(a.atStart ?? [])].find((c) => jaccard(c.object, a.fact.object) >= DUP_JACCARD);
   if (dup) return { kind: 'noop_dup', existing: dup };
-  const temporary = a.fact.temporary === true || a.temporary.has(a.fact.predicate);
+  const temporary = isTemporary({ predicate: a.fact.predicate, temporary: a.fact.temporary === true }, a.temporary);
   const supersedes = !temporary && a.singleValued.has(a.fact.predicate);
   const same = supersedes ? a.current.filter((c) => !c.temporary && c.path === a.path) : [];
   const from = a.fact.validFrom ?? (same.length > 0 ? a.today : null);

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { isSensitive, readFrontmatter } from '../../chunker/frontmatter.js';
+import { isTemporary } from '../../knowledge/add-fact.js';
 import { assembleContext, type ContextItem, type ContextSection } from '../../knowledge/context.js';
 import { factDate } from '../../knowledge/fact-lines.js';
 import { localDay } from '../../memory/fact-log.js';
@@ -46,11 +47,11 @@ async function readAllowed(d: ToolDeps, rel: string): Promise<string | null> {
     .trim();
 }
 
-function factText(f: FactRow): string {
+function factText(f: FactRow, temporary: ReadonlySet<string>): string {
   const when = [f.validFrom !== null ? `from ${factDate(f.validFrom)}` : '', f.validUntil !== null ? `until ${factDate(f.validUntil)}` : '']
     .filter(Boolean)
     .join(' ');
-  return `- ${f.subject} · ${f.predicate} · ${f.object}${when ? ` (${when})` : ''}${f.temporary ? ' (temporary)' : ''}`;
+  return `- ${f.subject} · ${f.predicate} · ${f.object}${when ? ` (${when})` : ''}${isTemporary(f, temporary) ? ' (temporary)' : ''}`;
 }
 
 function knownFacts(d: ToolDeps, query: string | undefined, now: number): ContextItem[] {
@@ -66,7 +67,9 @@ function knownFacts(d: ToolDeps, query: string | undefined, now: number): Contex
     for (const n of named) rows.push(...factsAt(db, { ...q, entity: n }), ...factsAt(db, { ...q, object: n }));
   }
   const seen = new Set<number>();
-  return rows.filter((f) => !seen.has(f.id) && seen.add(f.id)).map((f) => ({ text: factText(f), source: `${f.path}:${f.line}` }));
+  return rows
+    .filter((f) => !seen.has(f.id) && seen.add(f.id))
+    .map((f) => ({ text: factText(f, d.knowledge.temporary), source: `${f.path}:${f.line}` }));
 }
 
 /** The fact log of the last days in the order it was written (day, then line): an update follows what it changes. */

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseFactDate, predicateOf } from '../../chunker/inline-fields.js';
-import { planAddFact, sharedLineProblem } from '../../knowledge/add-fact.js';
+import { isTemporary, planAddFact, sharedLineProblem } from '../../knowledge/add-fact.js';
 import { factDate, factProblem, removeLine, setUntil } from '../../knowledge/fact-lines.js';
 import { currentFactAt, factById, factsAt, factsOnLine, timeline, type FactRow } from '../../store-writer/facts-reader.js';
 import { sha256Hex } from '../../../messages/hash.js';
@@ -52,8 +52,8 @@ const factsArgs = z
   .strict();
 const timelineArgs = z.object({ entity: str('entity').min(1).max(200) }).strict();
 
-/** A fact as tools answer it: dates as ISO text. */
-export function factJson(f: FactRow): Record<string, unknown> {
+/** A fact as tools answer it: dates as ISO text, temporary as adding takes it (its line's flag or its predicate). */
+export function factJson(f: FactRow, temporary: ReadonlySet<string>): Record<string, unknown> {
   const iso = (ms: number | null) => (ms === null ? null : factDate(ms));
   return {
     id: f.id,
@@ -63,7 +63,7 @@ export function factJson(f: FactRow): Record<string, unknown> {
     object_path: f.objectPath,
     valid_from: iso(f.validFrom),
     valid_until: iso(f.validUntil),
-    temporary: f.temporary,
+    temporary: isTemporary(f, temporary),
     ...(f.confidence !== null ? { confidence: f.confidence } : {}),
     recorded_at: new Date(f.recordedAt).toISOString(),
     invalidated_at: f.invalidatedAt === null ? null : new Date(f.invalidatedAt).toISOString(),
@@ -159,7 +159,8 @@ export async function addFact(
     today: dayOf(now),
     lineMates: (f) => lineMates(d, f),
   });
-  if (plan.kind === 'noop_dup') return { ok: true, result: { outcome: 'noop_dup', fact: factJson(plan.existing), commit: null } };
+  if (plan.kind === 'noop_dup')
+    return { ok: true, result: { outcome: 'noop_dup', fact: factJson(plan.existing, k.temporary), commit: null } };
   if (plan.kind === 'conflict') return toolFail('conflict', plan.message);
   const what = `${a.subject}: ${fact.predicate}:: ${fact.object}`;
   const r = await commitNote(d, w, ctx, rel, before, plan.text, plan.superseded.length > 0 ? `supersede ${what}` : `add fact ${what}`);
@@ -291,7 +292,7 @@ export function factTools(d: ToolDeps): Array<ToolDef<z.ZodTypeAny>> {
           singleValued: k.singleValued,
           includeSensitive: d.mayReadSensitive,
         });
-        return { ok: true, result: { at: new Date(at).toISOString(), facts: rows.map(factJson) } };
+        return { ok: true, result: { at: new Date(at).toISOString(), facts: rows.map((f) => factJson(f, k.temporary)) } };
       },
     }),
     def({
@@ -303,7 +304,10 @@ export function factTools(d: ToolDeps): Array<ToolDef<z.ZodTypeAny>> {
       writes: false,
       run: async (a) => ({
         ok: true,
-        result: { entity: a.entity, facts: timeline(d.view.db, a.entity, { includeSensitive: d.mayReadSensitive }).map(factJson) },
+        result: {
+          entity: a.entity,
+          facts: timeline(d.view.db, a.entity, { includeSensitive: d.mayReadSensitive }).map((f) => factJson(f, k.temporary)),
+        },
       }),
     }),
   ];
