@@ -1,8 +1,9 @@
 // Dataview-style inline fields in a note's text, read as facts about the note's subject (its title): a line
 // `key:: value` (also as a list item or task), `[key:: value]` and `(key:: value)` anywhere in prose. The same line's
-// `[from:: …]`, `[until:: …]`, `[temporary:: …]` and `[confidence:: …]` are the facts' validity, not facts.
+// `[from:: …]`, `[until:: …]`, `[temporary:: …]` and `[confidence:: …]` are the facts' validity, not facts. Obsidian's
+// comments (`%%…%%`) and a line's block id (` ^id` at its end) are hidden in Obsidian and are no part of any fact.
 import type { FactDraft } from '../../messages/common.js';
-import type { InlineRegion } from './inline-text.js';
+import { blankComments, type InlineRegion } from './inline-text.js';
 import type { LineIndex } from './line-index.js';
 
 /** A predicate as written: a letter, then letters, digits, `_` or `-` (normalised to snake_case). */
@@ -14,6 +15,13 @@ const PARENTHESISED = new RegExp(`\\((${KEY})::([^()\\[\\]]*(?:\\[\\[[^\\[\\]]*\
 const LINE_FIELD = new RegExp(`^[ \\t]*(?:>[ \\t]*)*(?:(?:[-*+]|\\d{1,9}[.)])[ \\t]+(?:\\[[ xX]\\][ \\t]+)?)?(${KEY})::(.*)$`);
 const WIKILINK_ONLY = /^!?\[\[([^[\]|#\n]*)(?:#[^[\]|\n]*)?(?:\|[^[\]\n]*)?\]\]$/;
 const VALIDITY = new Set(['from', 'until', 'temporary', 'confidence']);
+/** An Obsidian block id: `^` and letters, digits or `-`, after whitespace at the end of a line (it names the line). */
+export const TRAILING_BLOCK_ID = /[ \t]+\^[A-Za-z0-9-]+[ \t]*$/;
+
+/** What makes two readings of a fact the same fact: everything its line says, not where it sits. */
+export function factKey(f: FactDraft): string {
+  return JSON.stringify([f.predicate, f.object, f.objectLink, f.validFrom, f.validUntil, f.temporary, f.confidence]);
+}
 
 /** `Works-At` → `works_at`. */
 export function predicateOf(key: string): string {
@@ -56,7 +64,7 @@ function objectOf(value: string): { object: string; objectLink: string | null } 
 function lineFacts(line: string, lineNo: number): FactDraft[] {
   if (!line.includes('::')) return [];
   const fields: Field[] = [];
-  let rest = line;
+  let rest = line.replace(TRAILING_BLOCK_ID, '');
   for (const re of [BRACKETED, PARENTHESISED]) {
     rest = rest.replace(re, (_m, key: string, value: string) => {
       fields.push({ key, value });
@@ -102,14 +110,23 @@ function lineFacts(line: string, lineNo: number): FactDraft[] {
   return out;
 }
 
-/** Every fact in the note's inline regions (never fenced or indented code, raw HTML or frontmatter), in line order. */
+/**
+ * Every fact in the note's inline regions (never fenced or indented code, raw HTML, frontmatter or a comment), in line
+ * order; a fact said again (the same key: another line saying the same with the same validity) is its first line's.
+ */
 export function inlineFacts(regions: readonly InlineRegion[], lines: LineIndex): FactDraft[] {
   const out: FactDraft[] = [];
-  for (const region of regions) {
+  const seen = new Set<string>();
+  for (const region of blankComments(regions)) {
     if (!region.text.includes('::')) continue;
     const first = lines.lineOf(region.offset);
     region.text.split('\n').forEach((text, i) => {
-      for (const f of lineFacts(text, first + i + 1)) out.push(f);
+      for (const f of lineFacts(text, first + i + 1)) {
+        const key = factKey(f);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(f);
+      }
     });
   }
   return out;

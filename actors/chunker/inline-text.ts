@@ -62,3 +62,27 @@ export function blankCodeSpans(src: string): string {
   }
   return out + src.slice(copied);
 }
+
+/**
+ * The regions with Obsidian comments (`%%…%%`) blanked out like code spans (newlines kept): a comment may span
+ * lines and regions (paragraphs), and one never closed runs to the end of the note, as Obsidian hides it. A `%%` in
+ * code (already blanked, or outside every region) opens nothing.
+ */
+export function blankComments(regions: readonly InlineRegion[]): InlineRegion[] {
+  let open = false;
+  return regions.map((region) => {
+    const src = region.text;
+    if (!open && !src.includes('%%')) return region;
+    let text = '';
+    for (let at = 0; ; ) {
+      const mark = src.indexOf('%%', at);
+      const end = mark < 0 ? src.length : mark;
+      text += open ? src.slice(at, end).replace(/[^\n]/g, ' ') : src.slice(at, end);
+      if (mark < 0) break;
+      text += '  ';
+      open = !open;
+      at = mark + 2;
+    }
+    return { offset: region.offset, text };
+  });
+}

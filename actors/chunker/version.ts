@@ -4,4 +4,4 @@
  * Changes whenever the same bytes would give different chunks or metadata, so the index knows to re-chunk.
  * Format: <scheme>/<revision>.
  */
-export const CHUNKER_VERSION = 'md-sections/2';
+export const CHUNKER_VERSION = 'md-sections/3';

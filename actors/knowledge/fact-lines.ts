@@ -1,5 +1,6 @@
 // Text edits of fact lines in a note, as pure functions: format a fact as an inline-field line, append it under the
 // note's `## Facts` heading, add `[until:: …]` to a line, remove a line, and the word-level Jaccard used to dedup.
+import { TRAILING_BLOCK_ID } from '../chunker/inline-fields.js';
 
 export interface NewFact {
   predicate: string;
@@ -84,8 +85,8 @@ export function appendUnderFacts(text: string, line: string): { text: string; li
 
 /**
  * Sets `[until:: date]` on 1-based `lineNo`, replacing any end already there — `[until:: …]` or `(until:: …)`, which
- * the reader takes alike: the first becomes the new tag, others go — so the line reads back with this end; null when
- * the line is not there.
+ * the reader takes alike: the first becomes the new tag, others go — so the line reads back with this end (a new one
+ * goes before the line's block id); null when the line is not there.
  */
 export function setUntil(text: string, lineNo: number, until: number): string | null {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
@@ -96,7 +97,9 @@ export function setUntil(text: string, lineNo: number, until: number): string | 
   const existing = /[ \t]*(?:\[until::[^\]]*\]|\(until::[^()]*\))/gi;
   let n = 0;
   const replaced = l.replace(existing, (m) => (n++ === 0 ? m.slice(0, m.length - m.trimStart().length) + tag : ''));
-  lines[lineNo - 1] = n > 0 ? replaced : `${l.trimEnd()} ${tag}`;
+  // a block id (` ^id`) names the line only at its end: the new end goes before it
+  const id = TRAILING_BLOCK_ID.exec(l)?.index ?? l.length;
+  lines[lineNo - 1] = n > 0 ? replaced : `${l.slice(0, id).trimEnd()} ${tag}${l.slice(id)}`;
   return lines.join(eol);
 }
 

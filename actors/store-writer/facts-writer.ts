@@ -1,7 +1,7 @@
 // Projects a note's inline-field facts into knowledge_facts inside the note's upsert transaction: a fact still on
 // the page keeps its row (its line number follows), one that is gone or edited is invalidated, a new one recorded.
 import type { Database } from 'better-sqlite3';
-import type { FactDraft } from '../../messages/common.js';
+import { factKey } from '../chunker/inline-fields.js';
 import type { FactForStore } from '../../messages/store.js';
 import { prepared } from './statement-cache.js';
 
@@ -9,11 +9,6 @@ interface LiveFact {
   id: number;
   fact_key: string;
   source_line: number;
-}
-
-/** What makes two readings of a note the same fact: everything the line says, not where it sits. */
-export function factKey(f: FactDraft): string {
-  return JSON.stringify([f.predicate, f.object, f.objectLink, f.validFrom, f.validUntil, f.temporary, f.confidence]);
 }
 
 /** The live vault note a wikilink names (by path, else by title: both indexed lookups), or null when none does yet. */

@@ -10,7 +10,7 @@ import type { Database } from 'better-sqlite3';
 import { sha256Hex } from '../../messages/hash.js';
 import type { FactForStore } from '../../messages/store.js';
 import { git } from '../git-writer/git-cli.js';
-import { factKey } from './facts-writer.js';
+import { factKey } from '../chunker/inline-fields.js';
 import { prepared } from './statement-cache.js';
 
 /** One blamed line: the commit that brought it in (all zeros: not committed yet), its author time (epoch ms), its text. */

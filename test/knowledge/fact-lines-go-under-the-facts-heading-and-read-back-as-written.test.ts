@@ -39,6 +39,9 @@ t.test('validity is written so the chunker reads the same fact back', async (t) 
   t.match(f, { predicate: 'works_at', object: 'Acme Corp', objectLink: 'Acme Corp', validFrom: Date.UTC(2026, 0, 5), temporary: true });
   t.equal(setUntil('a\n- k:: v [until:: 2020-01-01]\n', 2, Date.UTC(2026, 1, 1)), 'a\n- k:: v [until:: 2026-02-01]\n');
   t.equal(setUntil('a\n- k:: v  \n', 2, Date.UTC(2026, 1, 1)), 'a\n- k:: v [until:: 2026-02-01]\n');
+  t.equal(setUntil('- k:: v ^b-1\n', 1, Date.UTC(2026, 1, 1)), '- k:: v [until:: 2026-02-01] ^b-1\n', 'the block id stays last');
+  t.match(parse(setUntil('- k:: v ^b-1\n', 1, Date.UTC(2026, 1, 1))!).facts[0], { object: 'v', validUntil: Date.UTC(2026, 1, 1) });
+  t.equal(setUntil('- k:: [[N#^b]]\n', 1, Date.UTC(2026, 1, 1)), '- k:: [[N#^b]] [until:: 2026-02-01]\n', 'a link to a block is no id');
   t.equal(removeLine('a\nb\nc\n', 2), 'a\nc\n');
   t.equal(removeLine('a\n', 2), null);
 });
