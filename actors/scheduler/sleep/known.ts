@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
+import { isTemporary } from '../../knowledge/add-fact.js';
 import { factDate } from '../../knowledge/fact-lines.js';
 import { factsAt, type FactRow } from '../../store-writer/facts-reader.js';
 
@@ -24,14 +25,15 @@ export async function readUserMd(vault: string, max = USER_MD_CHARS): Promise<st
   return text.length > max ? `${text.slice(0, max)}\n[…]` : text;
 }
 
-export function factLine(f: FactRow): string {
+/** A fact as the prompt shows it; temporary as adding takes it (its line's flag or a configured temporary predicate). */
+export function factLine(f: FactRow, temporary: ReadonlySet<string>): string {
   const when = [
     f.validFrom !== null ? `from ${factDate(f.validFrom)}` : null,
     f.validUntil !== null ? `until ${factDate(f.validUntil)}` : null,
   ]
     .filter((x) => x)
     .join(', ');
-  return `${f.subject} | ${f.predicate} | ${f.object}${when ? ` (${when})` : ''}${f.temporary ? ' (temporary)' : ''}`;
+  return `${f.subject} | ${f.predicate} | ${f.object}${when ? ` (${when})` : ''}${isTemporary(f, temporary) ? ' (temporary)' : ''}`;
 }
 
 /**
@@ -41,11 +43,11 @@ export function factLine(f: FactRow): string {
 export function knownFacts(
   db: Database,
   material: string,
-  singleValued: ReadonlySet<string>,
+  knowledge: { singleValued: ReadonlySet<string>; temporary: ReadonlySet<string> },
   at: number,
   max = KNOWN_FACTS_CHARS,
 ): string[] {
-  const rows = factsAt(db, { at, singleValued, includeSensitive: false });
+  const rows = factsAt(db, { at, singleValued: knowledge.singleValued, includeSensitive: false });
   const hay = material.toLowerCase();
   // a name is looked for in the material only when its first word is there: 100,000 facts stay cheap
   const words = new Set(hay.split(WORD_BREAK));
@@ -65,7 +67,7 @@ export function knownFacts(
   const out: string[] = [];
   let used = 0;
   for (const f of ordered) {
-    const line = factLine(f);
+    const line = factLine(f, knowledge.temporary);
     if (used + line.length + 1 > max) break;
     out.push(line);
     used += line.length + 1;

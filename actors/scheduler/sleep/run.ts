@@ -62,7 +62,7 @@ export async function runSleep(d: SleepDeps): Promise<RunReport> {
     };
   }
   const items = fitBudget(m.items, d.budget);
-  const known = knownFacts(d.facts.view.db, items.map((i) => i.text).join('\n'), d.facts.knowledge.singleValued, now);
+  const known = knownFacts(d.facts.view.db, items.map((i) => i.text).join('\n'), d.facts.knowledge, now);
   const prompt = d.templates.renderLlm('sleep', {
     since: state.lastRun === null ? null : `${localDate(Date.parse(state.lastRun), d.tz)} ${localTime(Date.parse(state.lastRun), d.tz)}`,
     items: items.filter((i) => i.text !== '').map((i) => ({ label: i.label, text: i.text })),

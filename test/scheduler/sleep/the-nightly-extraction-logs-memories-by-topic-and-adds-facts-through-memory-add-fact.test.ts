@@ -39,7 +39,8 @@ const ANSWER = [
 ].join('\n');
 
 t.test('memories go to the fact log by topic and facts into notes, from what happened and what is known', async (t) => {
-  const s = await skillDaemon(t, { files: { 'USER.md': USER_MD } });
+  // visiting is a temporary predicate by default (knowledge.temporary): no flag on its line
+  const s = await skillDaemon(t, { files: { 'USER.md': USER_MD, 'People/Sam Okafor.md': '# Sam Okafor\n\nvisiting:: Oslo\n' } });
   const d = s.d;
   const episodes = await d.api('POST', '/v1/episodes', {
     episodes: [
@@ -78,6 +79,7 @@ t.test('memories go to the fact log by topic and facts into notes, from what hap
   t.match(prompt, /I lead the payments platform team at Ledgerline\./, 'USER.md is in the prompt');
   t.match(prompt, /Maya Chen \| works_at \| Ledgerline \(from 2026-03-02\)/, 'and the current facts');
   t.notMatch(prompt, /Rotterdam payments company/, 'an ended fact is not current');
+  t.match(prompt, /Sam Okafor \| visiting \| Oslo \(temporary\)/, 'a fact of a configured temporary predicate is shown temporary');
   t.match(prompt, /NO_NEW_MEMORIES/, 'the sentinel is explained');
 
   const { date } = localDay(Date.now());
