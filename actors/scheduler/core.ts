@@ -156,11 +156,12 @@ export class SchedulerCore {
     }
     const slots = this.#slots.get(j.name)!;
     const catchUp = this.#d.catchUpMs;
-    // a run a crash cut off runs once more (the skills' idempotency keys make a finished half cost nothing)
+    // a run a crash cut off runs once more, however long ago (the skills' idempotency keys make a finished half
+    // cost nothing): catch_up_hours is about slots missed while down, not about a run that had started
     if (st.runningSlot !== null) {
       const slot = st.runningSlot;
       st.runningSlot = null;
-      if (now - slot <= catchUp && now >= slot) {
+      if (now >= slot) {
         void this.#run(j.name, { job: j.name, trigger: 'catch_up', slot });
         return;
       }
