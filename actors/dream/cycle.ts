@@ -169,7 +169,7 @@ export class DreamCycle {
       batchDays: dec.batch.length,
       maxDays: d.gate.max_days,
     });
-    if (!r.countsAsFailure && r.outcome !== 'consolidated') next.failures = { ...this.#s.failures };
+    if (!r.counts_as_failure && r.outcome !== 'consolidated') next.failures = { ...this.#s.failures };
     this.#s = { ...next, running: null, lastRun: this.#last(id, r.outcome, dec.key, r, r.reason) };
     d.state.save(this.#s);
     if (r.outcome === 'consolidated' && d.afterRun) await d.afterRun(r);

@@ -33,19 +33,20 @@ export interface RunDeps extends Omit<ToolDeps, 'caller'> {
   toolCounted?(tool: string, outcome: string): void;
 }
 
+/** A run as POST /v1/consolidate answers it: field names in snake_case, like the rest of the HTTP API. */
 export interface RunReport {
   id: string;
   outcome: Exclude<RunOutcome, 'skipped' | 'interrupted'>;
   batch: string;
   /** Whether the batch's failure count goes up (a run the LLM endpoint cut short does not count). */
-  countsAsFailure: boolean;
+  counts_as_failure: boolean;
   pages: string[];
   covered: string[];
   uncovered: string[];
-  citedOnly: string[];
+  cited_only: string[];
   tokens: number;
   cost: number;
-  toolCalls: number;
+  tool_calls: number;
   refused: Array<{ tool: string; reason: string }>;
   watermark: string | null;
   reason: string | null;
@@ -76,7 +77,7 @@ export async function runBatch(d: RunDeps, run: { id: string; batch: readonly st
   if (!prompt.ok) {
     // a broken override: nothing was asked, nothing written; the batch is not to blame
     d.event('dream_no_progress', { run: run.id, batch: run.key, reason: prompt.reason });
-    return { ...emptyReport(run), outcome: 'failed', countsAsFailure: false, reason: prompt.reason };
+    return { ...emptyReport(run), outcome: 'failed', counts_as_failure: false, reason: prompt.reason };
   }
   const messages: ChatMessage[] = [{ role: 'user', content: prompt.text }];
   const report = emptyReport(run);
@@ -98,12 +99,12 @@ export async function runBatch(d: RunDeps, run: { id: string; batch: readonly st
     if (r.toolCalls.length === 0) break;
     messages.push({ role: 'assistant', content: r.content, tool_calls: r.toolCalls });
     for (const call of r.toolCalls) {
-      if (report.toolCalls >= d.maxSteps) {
+      if (report.tool_calls >= d.maxSteps) {
         messages.push({ role: 'tool', tool_call_id: call.id, content: 'refused (max_steps): the run has used all its tool calls' });
         ended = `max_steps: ${d.maxSteps} tool calls used (dream.max_steps)`;
         continue;
       }
-      report.toolCalls++;
+      report.tool_calls++;
       const out = await runTool(tools, call.function.name, call.function.arguments);
       d.toolCounted?.(call.function.name, out.ok ? 'ok' : out.reason);
       if (!out.ok) {
@@ -117,9 +118,9 @@ export async function runBatch(d: RunDeps, run: { id: string; batch: readonly st
   report.pages = changedPages(beforeHash, pageHashes(after));
   if (report.pages.length === 0) {
     report.outcome = llmFailed ? 'failed' : 'no_progress';
-    report.countsAsFailure = llmFailed === null; // an unreachable endpoint is not the batch's fault
+    report.counts_as_failure = llmFailed === null; // an unreachable endpoint is not the batch's fault
     report.reason = llmFailed ?? ended ?? 'no page in the zones changed';
-    if (!llmFailed) d.event('dream_no_progress', { run: run.id, batch: run.key, tool_calls: report.toolCalls, reason: report.reason });
+    if (!llmFailed) d.event('dream_no_progress', { run: run.id, batch: run.key, tool_calls: report.tool_calls, reason: report.reason });
     return report;
   }
   const cov = coverageOf(
@@ -128,7 +129,7 @@ export async function runBatch(d: RunDeps, run: { id: string; batch: readonly st
   );
   report.covered = cov.covered;
   report.uncovered = cov.uncovered;
-  report.citedOnly = cov.citedOnly;
+  report.cited_only = cov.citedOnly;
   const w = await d.appendJournal(
     formatEntry({
       at: new Date(d.now()).toISOString(),
@@ -145,14 +146,14 @@ export async function runBatch(d: RunDeps, run: { id: string; batch: readonly st
   if (!w.ok) {
     // the pages are written (whole commits) but the watermark is not: the batch runs again and merges into them
     report.outcome = 'failed';
-    report.countsAsFailure = false;
+    report.counts_as_failure = false;
     report.reason = `journal_${w.reason}: ${w.message}`;
     return report;
   }
   // after the watermark's commit: a crash in between leaves these facts visible, never hidden without their page
   if (d.coveredFile) saveCovered(d.coveredFile, refreshCovered(loadCovered(d.coveredFile), after, facts));
   report.outcome = 'consolidated';
-  report.countsAsFailure = false;
+  report.counts_as_failure = false;
   report.watermark = last;
   report.reason = llmFailed ?? ended;
   d.event('dream_watermark_advanced', {
@@ -170,14 +171,14 @@ function emptyReport(run: { id: string; key: string }): RunReport {
     id: run.id,
     outcome: 'no_progress',
     batch: run.key,
-    countsAsFailure: true,
+    counts_as_failure: true,
     pages: [],
     covered: [],
     uncovered: [],
-    citedOnly: [],
+    cited_only: [],
     tokens: 0,
     cost: 0,
-    toolCalls: 0,
+    tool_calls: 0,
     refused: [],
     watermark: null,
     reason: null,

@@ -21,10 +21,10 @@ export function describeTick(r: TickResult): string {
       return [
         `${r.id}: ${r.outcome} ${r.batch}${r.watermark ? `, watermark ${r.watermark}` : ''}`,
         `  pages ${r.pages.length}${r.pages.length ? ` (${r.pages.join(', ')})` : ''}, facts covered ${r.covered.length}, not covered ${r.uncovered.length}`,
-        `  tool calls ${r.toolCalls}${r.refused.length ? `, refused ${r.refused.map((x) => `${x.tool}:${x.reason}`).join(' ')}` : ''}, tokens ${r.tokens}`,
+        `  tool calls ${r.tool_calls}${r.refused.length ? `, refused ${r.refused.map((x) => `${x.tool}:${x.reason}`).join(' ')}` : ''}, tokens ${r.tokens}`,
         ...(r.reason ? [`  ${r.reason}`] : []),
         // a run that called no tool and moved no watermark committed nothing: there is nothing to undo
-        ...(r.toolCalls > 0 || r.watermark ? [`  undo with: memvault undo --run ${r.id}`] : []),
+        ...(r.tool_calls > 0 || r.watermark ? [`  undo with: memvault undo --run ${r.id}`] : []),
       ].join('\n');
   }
 }

@@ -31,7 +31,7 @@ t.test('a dropped fact and a cited-but-unwritten fact are uncovered; the rest ar
   if (res.outcome !== 'consolidated') return;
   t.same(res.covered, ids.slice(0, 2));
   t.same(res.uncovered, ids.slice(2));
-  t.same(res.citedOnly, [ids[2]]);
+  t.same(res.cited_only, [ids[2]]);
   t.match(r.read('Memory/log.md'), 'covered=2 uncovered=2');
 
   // the fidelity check, from the disk: every batch fact is on a citing page that holds it, or uncovered

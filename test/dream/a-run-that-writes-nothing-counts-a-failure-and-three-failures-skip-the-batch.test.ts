@@ -18,7 +18,7 @@ t.test('no change: no watermark, a failure counted; three failures: the batch is
   const key = '2026-11-20..2026-11-21';
   // 1: the model only reads; 2: it rewrites a page with the same bytes; 3: it is refused
   r.llm.script({ toolCalls: [{ name: 'vault_read', arguments: { path: 'Memory/Wiki/Rehearsal.md' } }] }, { content: 'Nothing to do.' });
-  t.match(await r.cycle.tick({ requested: true }), { outcome: 'no_progress', countsAsFailure: true, watermark: null });
+  t.match(await r.cycle.tick({ requested: true }), { outcome: 'no_progress', counts_as_failure: true, watermark: null });
   t.equal(r.read('Memory/log.md'), null, 'no watermark line');
   t.match(await r.cycle.status(), { failures: { [key]: 1 }, watermark: null, last_run: { outcome: 'no_progress' } });
   t.match(await r.cycle.tick(), { outcome: 'idle', reason: 'backing_off' }, 'the next tick backs off');
@@ -50,7 +50,7 @@ t.test('no change: no watermark, a failure counted; three failures: the batch is
 t.test('an unreachable LLM fails the run without counting against the batch', async (t) => {
   const r = await dreamRig(t, { start: '2026-11-25T10:00:00Z', days: { '2026-11-24': ['A fact'] } });
   r.llm.script({ status: 401, body: 'bad key' });
-  t.match(await r.cycle.tick({ requested: true }), { outcome: 'failed', countsAsFailure: false, reason: /^llm_unauthorized/ });
+  t.match(await r.cycle.tick({ requested: true }), { outcome: 'failed', counts_as_failure: false, reason: /^llm_unauthorized/ });
   t.match(await r.cycle.status(), { failures: {}, pending_days: ['2026-11-24'], last_run: { outcome: 'failed' } });
 });
 
@@ -69,7 +69,7 @@ t.test('max_steps ends the loop: the calls past it are refused and the run still
     ],
   });
   const res = await r.cycle.tick({ requested: true });
-  t.match(res, { outcome: 'consolidated', toolCalls: 2, pages: ['Memory/Wiki/Sofia.md'], reason: /^max_steps/ });
+  t.match(res, { outcome: 'consolidated', tool_calls: 2, pages: ['Memory/Wiki/Sofia.md'], reason: /^max_steps/ });
   t.equal(r.read('Memory/Wiki/Extra.md'), null);
   t.equal(r.llm.chats().length, 1, 'no call to the model after the limit');
 });
@@ -82,7 +82,7 @@ t.test('a broken prompt override fails the run with its reason, asks nothing and
   const r = await dreamRig(t, { start: '2026-11-25T10:00:00Z', days: { '2026-11-24': ['A fact'] }, promptFile: file });
   t.match(await r.cycle.tick({ requested: true }), {
     outcome: 'failed',
-    countsAsFailure: false,
+    counts_as_failure: false,
     reason: /^template_error: .*dream\.liquid: .*mood/,
   });
   t.equal(r.llm.chats().length, 0);

@@ -51,7 +51,7 @@ t.test('consolidate over HTTP: busy, coverage in search, undo of the run', async
       run: running.body.run_id,
     });
     const r = await first;
-    t.match(r.body, { outcome: 'failed', reason: /^llm_timeout/, countsAsFailure: false });
+    t.match(r.body, { outcome: 'failed', reason: /^llm_timeout/, counts_as_failure: false });
     t.match((await d.api('GET', '/v1/dream')).body, {
       running: false,
       failures: {},
