@@ -150,7 +150,7 @@ runActor<SchedulerMsg, Sends<'scheduler'>, State, Asks<'scheduler'>>(
       vault: cfg.vault,
       templates,
       mutate: (op, caller) => init.request({ type: 'git.mutate', op, caller: { ...caller, mayReadSensitive: false } }, WRITE_TIMEOUT_MS),
-      log: (event, fields) => log.info({ ...fields, event }, event),
+      log: (event, fields, level) => log[level ?? 'info']({ ...fields, event }, event),
       count: (template, outcome) => autowrites.inc({ template, outcome }),
       written: (note) => stubs.after(note),
     });
@@ -186,7 +186,7 @@ runActor<SchedulerMsg, Sends<'scheduler'>, State, Asks<'scheduler'>>(
         runs.inc({ job: req.job, trigger: req.trigger, outcome: r.outcome });
         return r;
       },
-      log: (event, fields) => log.info({ ...fields, event }, event),
+      log: (event, fields, level) => log[level ?? 'info']({ ...fields, event }, event),
     });
     void health.start(); // a slow endpoint must not hold up the start: jobs see `checking` meanwhile
     core.start();

@@ -50,7 +50,8 @@ export interface CoreDeps {
    * merely marked down is tried again rather than skipped.
    */
   idle(job: string, manual?: boolean): string | null;
-  log(event: SchedulerEvent, fields: Record<string, unknown>): void;
+  /** At info unless `level` says debug (a poll that found nothing new). */
+  log(event: SchedulerEvent, fields: Record<string, unknown>, level?: 'debug'): void;
   /** The longest the scheduler sleeps without looking at the wall clock again (so a jump is noticed): MAX_WAIT_MS. */
   maxWaitMs?: number;
 }
@@ -74,6 +75,8 @@ export class SchedulerCore {
   #state: Record<string, JobState> = {};
   readonly #running = new Map<string, Promise<unknown>>();
   readonly #owedRetryAt = new Map<string, number>();
+  /** Per interval job, the reasons its last poll skipped for: a poll skipping for them again has nothing new to say. */
+  readonly #pollSkips = new Map<string, Set<string | null>>();
   #timer: TimerHandle | null = null;
   #stopped = false;
 
@@ -209,6 +212,7 @@ export class SchedulerCore {
       if (st.owedSlot !== null && st.owedSlot <= req.slot) st.owedSlot = null;
     }
     const idle = this.#d.idle(job, req.trigger === 'manual');
+    const poll = req.trigger === 'schedule' && req.slot === null;
     let report: RunReport;
     let settle!: () => void;
     this.#running.set(job, new Promise<void>((r) => (settle = r)));
@@ -223,7 +227,9 @@ export class SchedulerCore {
         // has no slot to protect, and saves without waiting for the disk)
         if (req.slot !== null) this.#save();
         started = this.#d.clock.now();
-        this.#d.log('scheduler_job_fired', { job, trigger: req.trigger, slot: slotIso(req.slot), date: req.date, event_uid: req.event });
+        const fired = { job, trigger: req.trigger, slot: slotIso(req.slot), date: req.date, event_uid: req.event };
+        // a poll (the meeting note's, every few minutes) says what it found when it is done, not that it looked
+        this.#d.log('scheduler_job_fired', fired, poll ? 'debug' : undefined);
         try {
           report = await this.#d.run(req);
         } catch (err) {
@@ -249,21 +255,28 @@ export class SchedulerCore {
         ms,
       };
       this.#save(req.slot !== null);
-      if (idle === null)
-        this.#d.log('scheduler_job_done', {
-          job,
-          trigger: req.trigger,
-          outcome: report.outcome,
-          reason: report.reason,
-          path: report.path,
-          ms,
-        });
+      if (idle === null) {
+        const done = { job, trigger: req.trigger, outcome: report.outcome, reason: report.reason, path: report.path, ms };
+        this.#d.log('scheduler_job_done', done, poll && this.#nothingNew(job, report) ? 'debug' : undefined);
+      }
       return { job, outcome: report.outcome, path: report.path, commit: report.commit, reason: report.reason, results: report.results, ms };
     } finally {
       this.#running.delete(job);
       settle();
       if (req.trigger !== 'manual') this.#arm();
     }
+  }
+
+  /**
+   * Whether a poll's report holds nothing new: only notes already written (skipped_idempotent) and skips for the
+   * reasons the previous poll skipped for. Remembers this poll's skip reasons for the next.
+   */
+  #nothingNew(job: string, report: RunReport): boolean {
+    const before = this.#pollSkips.get(job) ?? new Set<string | null>();
+    const notes = report.results.length ? report.results : [report];
+    const skips = notes.filter((n) => n.outcome === 'skipped').map((n) => n.reason);
+    this.#pollSkips.set(job, new Set(skips));
+    return notes.every((n) => n.outcome === 'skipped_idempotent' || (n.outcome === 'skipped' && before.has(n.reason)));
   }
 
   /** When `j` is next due (a past time: due now), or null when nothing is coming. */

@@ -66,7 +66,8 @@ export interface WriterDeps {
   templates: Templates;
   /** One request to the git writer (the one mutation path). */
   mutate(op: VaultOp, caller: Caller): Promise<MutationResult>;
-  log(event: AutowriteEvent, fields: Record<string, unknown>): void;
+  /** At info unless `level` says debug (a note already written: nothing happened). */
+  log(event: AutowriteEvent, fields: Record<string, unknown>, level?: 'debug'): void;
   count(template: string, outcome: string): void;
   /** After a note is written: what to do with it next (person stubs); their outcomes ride along in `also`. */
   written?(note: { path: string; body: string; skill: string; autonomy: Autonomy }): Promise<WriteOutcome[]>;
@@ -85,7 +86,7 @@ export class SkillWriter {
     const current = await readNote(this.d.vault, target);
     const fields = { template: spec.template, skill: spec.skill, path: target, key: spec.key };
     if (current.exists && current.frontmatter['idempotency_key'] === spec.key) {
-      this.d.log('vault_autowrite_skipped_idempotent', fields);
+      this.d.log('vault_autowrite_skipped_idempotent', fields, 'debug');
       this.d.count(spec.template, 'skipped_idempotent');
       return { outcome: 'skipped_idempotent', path: target, commit: null, reason: `${target} already carries idempotency_key ${spec.key}` };
     }

@@ -11,7 +11,7 @@ import { ask } from '../ask.js';
 import { type Calendar, endedWithin, type Occurrence, parseCalendar, readCalendar } from '../calendar.js';
 import { noteRef } from '../context.js';
 import { dayRange, isDate, localDate, localTime } from '../dates.js';
-import type { Draft, WriteOutcome } from '../writer.js';
+import { type Draft, targetPath, type WriteOutcome } from '../writer.js';
 import { autonomyOf, combine, type Skill, type SkillEnv } from './skill.js';
 
 const Answer = z.object({
@@ -81,7 +81,8 @@ async function writeOne(env: SkillEnv, o: Occurrence): Promise<WriteOutcome> {
   const date = localDate(o.start, env.tz);
   const target = `Meetings/${date} ${fileSafe(o.summary)}.md`;
   const key = meetingKey(o);
-  if (!existsSync(path.join(env.cfg.vault, ...target.split('/'))))
+  // where the writer puts it (Inbox/ at low autonomy): once the note is there, a poll has found nothing new
+  if (!existsSync(path.join(env.cfg.vault, ...targetPath(target, autonomyOf(env.cfg, 'meeting_note')).split('/'))))
     env.log('meeting_end_detected', {
       uid: o.uid,
       recurrence_id: o.recurrenceId,

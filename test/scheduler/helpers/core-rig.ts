@@ -16,7 +16,8 @@ export interface Rig {
   clock: ManualClock;
   dir: string;
   runs: RunSeen[];
-  events: Array<{ event: string; fields: Record<string, unknown> }>;
+  /** `level`: 'debug' when the core logs the event below info. */
+  events: Array<{ event: string; fields: Record<string, unknown>; level?: 'debug' }>;
   /** Why a job idles (no LLM …); absent: it may run. */
   idle: Map<string, string>;
   /** What runs answer; `hold` makes them wait for `release`. */
@@ -70,7 +71,7 @@ export function coreRig(
       tz: opts.tz ?? 'UTC',
       catchUpMs: (opts.catchUpHours ?? 24) * 3_600_000,
       idle: (job) => rig.idle.get(job) ?? null,
-      log: (event, fields) => rig.events.push({ event, fields }),
+      log: (event, fields, level) => rig.events.push({ event, fields, ...(level ? { level } : {}) }),
       run: async (req) => {
         rig.runs.push({ ...req, at: clock.now() });
         if (rig.hold) await new Promise<void>((r) => waiting.push(r));
