@@ -1,7 +1,7 @@
 // Loads settings: the YAML file, then environment overrides, then CLI flags. The only place that reads settings.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
+import { parseDocument, type YAMLError } from 'yaml';
 import type { ZodIssue } from 'zod';
 import { configSchema, type FileConfig } from './schema.js';
 
@@ -15,6 +15,8 @@ export interface Config extends FileConfig {
 export interface ConfigProblem {
   path: string; // e.g. "embedder.batch_size"
   rule: string; // what was broken
+  /** The environment variable or flag the broken value came from (MEMVAULT_LISTEN, --listen), when not the file. */
+  from?: string;
 }
 
 export class ConfigError extends Error {
@@ -23,8 +25,15 @@ export class ConfigError extends Error {
     readonly file: string | null,
     readonly problems: ConfigProblem[],
   ) {
-    super(`${file ?? 'configuration'} is invalid:\n` + problems.map((p) => `  - ${p.path || '(root)'}: ${p.rule}`).join('\n'));
+    super(`${blamed(file, problems)} is invalid:\n` + problems.map((p) => `  - ${p.path || '(root)'}: ${p.rule}`).join('\n'));
   }
+}
+
+/** What the first line blames: the file, unless every broken value came from the environment or a flag. */
+function blamed(file: string | null, problems: ConfigProblem[]): string {
+  const from = [...new Set(problems.map((p) => p.from))];
+  if (problems.length > 0 && !from.includes(undefined)) return from.join(' and ');
+  return file ?? 'configuration';
 }
 
 export interface LoadOptions {
@@ -35,8 +44,21 @@ export interface LoadOptions {
   cwd?: string;
 }
 
-function issueToProblem(i: ZodIssue): ConfigProblem {
-  return { path: i.path.join('.'), rule: i.message };
+/** A setting an override replaced is blamed on the override, with the value it gave: the file may be fine. */
+function issueToProblem(i: ZodIssue, overrides: Map<string, { from: string; value: string }>): ConfigProblem {
+  const over = overrides.get(String(i.path[0]));
+  if (!over) return { path: i.path.join('.'), rule: i.message };
+  return { path: i.path.join('.'), rule: `${i.message} (${over.from} is ${JSON.stringify(over.value)})`, from: over.from };
+}
+
+/**
+ * A YAML syntax error as one line: the parser's message ends with its position and a snippet after a colon ("… at
+ * line 4, column 14:"), which the path says already; the snippet was cut there, leaving the colon dangling.
+ */
+function yamlProblem(e: YAMLError): ConfigProblem {
+  const at = e.linePos?.[0];
+  const message = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  return { path: at ? `line ${at.line}, column ${at.col}` : 'line ?', rule: `YAML syntax: ${message}` };
 }
 
 /** Parse and validate settings; throws ConfigError naming every problem with its path and rule. */
@@ -53,22 +75,28 @@ export function loadConfig(opts: LoadOptions = {}): Config {
       throw new ConfigError(file, [{ path: '', rule: `cannot read file: ${(err as Error).message}` }]);
     }
     const doc = parseDocument(text, { prettyErrors: true });
-    if (doc.errors.length > 0)
-      throw new ConfigError(
-        file,
-        doc.errors.map((e) => ({ path: `line ${e.linePos?.[0]?.line ?? '?'}`, rule: `YAML syntax: ${e.message.split('\n')[0]}` })),
-      );
+    if (doc.errors.length > 0) throw new ConfigError(file, doc.errors.map(yamlProblem));
     raw = doc.toJS() ?? {};
     if (typeof raw !== 'object' || Array.isArray(raw))
       throw new ConfigError(file, [{ path: '', rule: 'the top level must be a mapping of settings' }]);
   }
   const merged = { ...(raw as Record<string, unknown>) };
-  if (env.MEMVAULT_LISTEN) merged.listen = env.MEMVAULT_LISTEN;
-  if (env.MEMVAULT_DATA_DIR) merged.data_dir = env.MEMVAULT_DATA_DIR;
-  if (opts.listen) merged.listen = opts.listen;
-  if (opts.vault) merged.vault = opts.vault;
+  const overrides = new Map<string, { from: string; value: string }>();
+  const override = (key: string, from: string, value: string | undefined) => {
+    if (!value) return;
+    merged[key] = value;
+    overrides.set(key, { from, value });
+  };
+  override('listen', 'MEMVAULT_LISTEN', env.MEMVAULT_LISTEN);
+  override('data_dir', 'MEMVAULT_DATA_DIR', env.MEMVAULT_DATA_DIR);
+  override('listen', '--listen', opts.listen);
+  override('vault', '--vault', opts.vault);
   const parsed = configSchema.safeParse(merged);
-  if (!parsed.success) throw new ConfigError(file, parsed.error.issues.map(issueToProblem));
+  if (!parsed.success)
+    throw new ConfigError(
+      file,
+      parsed.error.issues.map((i) => issueToProblem(i, overrides)),
+    );
   const c = parsed.data;
   const base = file ? path.dirname(file) : cwd;
   if (!c.vault) throw new ConfigError(file, [{ path: 'vault', rule: 'required: pass --vault DIR or set vault in the config file' }]);

@@ -10,7 +10,11 @@ import { agentsSchema, auditSchema } from './schema-agents.js';
 import { dreamSchema } from './schema-dream.js';
 import { curationSchema } from './schema-curation.js';
 
-const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:7411');
+const hostPort = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be HOST:PORT, e.g. 127.0.0.1:7411')
+  // five digits passed the pattern up to 99999, and the gateway's thread failed at start (ERR_SOCKET_BAD_PORT, exit 1)
+  .refine((v) => !/:\d{1,5}$/.test(v) || Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535, 'the port must be at most 65535');
 
 export const DEFAULT_IGNORE = ['.obsidian/**', '.git/**', '.memvault/**', '.trash/**', 'Templates/**'];
 
