@@ -172,11 +172,18 @@ export class CommandFailure extends Error {}
  */
 export function requireVault(cfg: Config): void {
   if (statSync(cfg.vault, { throwIfNoEntry: false })?.isDirectory()) return;
-  throw new CommandFailure(`${cfg.vault} is not a folder (vault_missing): create it first, or fix --vault`);
+  // a vault named by the config file's `vault:` was said to need a fix of --vault, a flag the command was not given
+  const fix = vaultFromFile.has(cfg) ? `fix \`vault:\` in ${cfg.config_file}` : 'fix --vault';
+  throw new CommandFailure(`${cfg.vault} is not a folder (vault_missing): create it first, or ${fix}`);
 }
+
+/** Settings whose vault came from the config file's `vault:` (not --vault, not the current folder). */
+const vaultFromFile = new WeakSet<Config>();
 
 /** Settings for a command: `--vault` (or the config's `vault`, or the current folder for read-only commands). */
 export function configFor(a: Args, opts: { vaultRequired: boolean }): Config {
   if (opts.vaultRequired && !a.vault && !a.config) throw new UsageError('--vault DIR is required');
-  return loadConfig({ file: a.config ?? null, vault: a.vault ?? (a.config ? undefined : process.cwd()), listen: a.listen });
+  const cfg = loadConfig({ file: a.config ?? null, vault: a.vault ?? (a.config ? undefined : process.cwd()), listen: a.listen });
+  if (!a.vault && a.config) vaultFromFile.add(cfg);
+  return cfg;
 }
