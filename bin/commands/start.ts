@@ -129,6 +129,9 @@ export function startFailureLine(f: DaemonStartFailure, listen: string): string 
     if (f.reason === 'EACCES') return `${listen} needs privileges this user lacks (EACCES): choose a port above 1023 with --listen`;
     if (f.reason === 'EADDRNOTAVAIL')
       return `${listen} is not an address of this machine (EADDRNOTAVAIL): choose another with --listen (or MEMVAULT_LISTEN)`;
+    // a host name no resolver knows (a typo) was said as the gateway worker's exit during init
+    if (f.reason === 'ENOTFOUND' || f.reason === 'EAI_AGAIN')
+      return `${listen}: the host ${splitListen(listen).host} cannot be resolved (${f.reason}): choose another address with --listen (or MEMVAULT_LISTEN)`;
   }
   return `the daemon could not start: ${f.child} failed (${f.reason}): ${f.message}`;
 }

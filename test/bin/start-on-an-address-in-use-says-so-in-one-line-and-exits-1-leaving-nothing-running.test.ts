@@ -7,7 +7,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import t from 'tap';
 import { makeVault, within } from '../helpers/daemon.js';
 import { processesWithEnv } from '../helpers/processes.js';
-import { BIN } from '../helpers/run-cli.js';
+import { BIN, memvault } from '../helpers/run-cli.js';
 
 t.test('start on an address in use says so in one line and exits 1 leaving nothing running', async (t) => {
   const v = makeVault({ 'Inbox/a.md': '# Otters\n\nOtters hold hands while they sleep.\n' });
@@ -41,6 +41,24 @@ t.test('start on an address in use says so in one line and exits 1 leaving nothi
     lines.filter((l) => !l.startsWith('{')),
     [`memvault: ${listen} is in use (EADDRINUSE): stop what listens there or choose another address with --listen (or MEMVAULT_LISTEN)`],
     'besides the JSON log lines, one line',
+  );
+  t.same(processesWithEnv('MEMVAULT_TEST_MARK', mark), [], 'no process it started is still running');
+});
+
+t.test('start on a host name that does not resolve says so in one line and exits 1 leaving nothing running', async (t) => {
+  const v = makeVault({ 'Inbox/a.md': '# Otters\n\nOtters hold hands while they sleep.\n' });
+  t.teardown(() => v.cleanup());
+  const mark = randomBytes(8).toString('hex');
+  // .invalid never resolves (RFC 2606): NXDOMAIN, or EAI_AGAIN where no resolver answers
+  const listen = 'no-such-host.invalid:0';
+  const r = await memvault(['start', '--vault', v.dir, '--listen', listen], { MEMVAULT_TEST_MARK: mark }, { timeoutMs: 60_000 });
+  t.equal(r.code, 1, 'exit status 1');
+  t.equal(r.stdout, '', 'nothing on stdout');
+  const lines = r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('{'));
+  t.equal(lines.length, 1, `besides the JSON log lines, one line: ${r.stderr}`);
+  t.match(
+    lines[0],
+    /^memvault: no-such-host\.invalid:0: the host no-such-host\.invalid cannot be resolved \((ENOTFOUND|EAI_AGAIN)\): choose another address with --listen \(or MEMVAULT_LISTEN\)$/,
   );
   t.same(processesWithEnv('MEMVAULT_TEST_MARK', mark), [], 'no process it started is still running');
 });
