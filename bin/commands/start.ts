@@ -1,4 +1,4 @@
-// `memvault start`: runs the supervisor in the foreground until SIGTERM/SIGINT, then shuts down cleanly.
+// `memvault start`: runs the supervisor in the foreground until SIGTERM/SIGINT/SIGHUP, then shuts down cleanly.
 import path from 'node:path';
 import { makeLogger, type EventLogger } from '../../supervisors/runtime/log.js';
 import { splitListen, type Config } from '../../config/load.js';
@@ -98,17 +98,18 @@ async function serve(cfg: Config, { daemon, log, url }: Launched, bin: string): 
       '',
     ].join('\n') + '\n',
   );
+  // SIGHUP too (the terminal running it closed, a stray `kill -HUP`): Node's default for it was to die on the spot, with
+  // no shutdown, daemon.json left behind and exit 129, which systemd's Restart=on-failure does not restart
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   const stopped = new Promise<number>((resolve) => {
     const onSignal = (sig: NodeJS.Signals) => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const s of signals) process.off(s, onSignal);
       daemon.stop(sig).then(
         () => resolve(EXIT.ok),
         () => resolve(EXIT.failure),
       );
     };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    for (const s of signals) process.on(s, onSignal);
     void daemon.root!.exited.then((exit) => {
       if (exit.kind !== 'normal') {
         log.error({ event: 'actor_escalated', exit }, 'the supervision tree gave up');
