@@ -35,6 +35,10 @@ export interface WireError {
 }
 export function toWireError(err: unknown, kind = 'error'): WireError {
   if (err instanceof Error) return { kind: (err as { code?: string }).code ?? kind, message: err.message, stack: err.stack };
+  // an Error subclass Node does not know (better-sqlite3's SqliteError) thrown on a worker outside runActor's handler
+  // (a rejection nothing awaits) crosses as its own fields alone: its code is still its kind (SQLITE_CORRUPT…)
+  const { code, message } = (typeof err === 'object' && err !== null ? err : {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') return { kind: code, message: typeof message === 'string' ? message : `${code} (its message was lost)` };
   return { kind, message: String(err) };
 }
 
