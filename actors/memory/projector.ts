@@ -154,7 +154,9 @@ export class Projector {
   }
 
   #kick(): void {
-    this.#running ??= this.#run().finally(() => {
+    // a step that fails (its index read met a damaged page) takes the actor down, to replay from the checkpoint: the
+    // projector stays stopped till then, as a batch sent meanwhile would record a checkpoint past the failed work
+    this.#running ??= this.#run().then(() => {
       this.#running = null;
       if (this.#queue.length) this.#kick();
       else this.#settle();
