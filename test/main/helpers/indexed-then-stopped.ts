@@ -8,10 +8,11 @@ import { makeVault, startDaemon, testConfig } from '../../helpers/daemon.js';
 export const GLAZE_NOTES: Record<string, string> = {};
 for (let i = 0; i < 30; i++) GLAZE_NOTES[`Projects/p${i}.md`] = `# P${i}\n\nThe glaze batch g${i}q fires at cone six.\n`;
 
-export async function indexedThenStopped(t: Test) {
+/** `yaml`: settings for the daemons the test starts on it (see testConfig). */
+export async function indexedThenStopped(t: Test, yaml = '') {
   const v = makeVault(GLAZE_NOTES);
   t.teardown(() => v.cleanup());
-  const cfg = testConfig(v.dir);
+  const cfg = testConfig(v.dir, yaml);
   const d = await startDaemon(cfg);
   await d.daemon.whenCaughtUp();
   const e = await d.api('POST', '/v1/episodes', {
