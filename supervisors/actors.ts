@@ -171,7 +171,10 @@ export const ACTORS = {
       'store.episodes': 'a projection step: episode documents with vectors, removals, the journal checkpoint',
       'main.memory_state': 'episodes pending and replay progress (whenCaughtUp, status)',
     },
-    requests: { 'store.prune_episodes': 'the retention sweep' },
+    requests: {
+      'store.prune_episodes': 'the retention sweep',
+      'main.reindex': 'a page of the index file is damaged: rebuild it (built beside, swapped in)',
+    },
   },
   git: {
     file: '../actors/git-writer/actor.js',

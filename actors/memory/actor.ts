@@ -10,6 +10,8 @@ import { CHECKPOINT_KEY, episodeId, type JournalRecord } from '../../messages/ep
 import type { MemoryMsg } from '../../messages/to-memory.js';
 import { ACTORS, type Asks, type Sends } from '../../supervisors/actors.js';
 import type { InitCtx } from '../../supervisors/runtime/worker.js';
+import { rebuildOnce } from '../store-writer/damage-rebuild.js';
+import { isDamagedIndex } from '../store-writer/damaged-index.js';
 import { openIndex } from '../store-writer/schema.js';
 import { IndexReader } from '../store-writer/index-reader.js';
 import { providerSettings, tokenCounterFor } from '../embedder/factory.js';
@@ -65,12 +67,33 @@ const owners = new EpisodeOwners(() => reader);
 const metrics = memoryMetrics(() => owners.size);
 /** Records made durable while a replay runs: applied, in order, once it is done. */
 const held: JournalRecord[] = [];
+/** Asks main for a rebuild of the damaged index file, unless one asked for runs (set at init: it needs the request). */
+let askRebuild: (() => boolean) | null = null;
+
+/**
+ * Whether `err` is a damaged page of the index file met while serving: then main is asked to rebuild the index (built
+ * beside, swapped in; the memory.rescan after the swap replays the journal into the new file). The actor went down on
+ * it instead, and its replay at each restart met the page again until the swap: a rebuild longer than a few seconds
+ * outlasted the ingest supervisor's restart intensity. A one-shot run (itself a build) goes down as before.
+ */
+function damagedIndex(err: unknown, step: string): boolean {
+  if (b.mode !== 'serve' || !isDamagedIndex(err) || !askRebuild) return false;
+  if (askRebuild())
+    log.error(
+      { event: 'index_damaged', actor: 'memory', step, err: (err as Error).message },
+      'the index file is damaged; rebuilding it (episodes are projected into the new file once it is swapped in)',
+    );
+  return true;
+}
+
 /** Fact log work, one step at a time (a sync reads the log and the index, then queues its diff). */
 let factChain: Promise<unknown> = Promise.resolve();
 function facts<T>(fn: () => Promise<T>): Promise<T> {
   const next = factChain.then(fn, fn);
-  factChain = next.catch((err: unknown) =>
-    log.error({ event: 'memory_ingest_failed', source_type: 'fact', err: String(err) }, 'fact log step failed'),
+  factChain = next.catch(
+    (err: unknown) =>
+      damagedIndex(err, 'fact log') ||
+      log.error({ event: 'memory_ingest_failed', source_type: 'fact', err: String(err) }, 'fact log step failed'),
   );
   return next;
 }
@@ -304,6 +327,7 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
   },
   async (init) => {
     const ctx = init;
+    askRebuild = rebuildOnce(() => init.request({ type: 'main.reindex' }, null), log);
     report(ctx, 0, null);
     const c = cfg.episodes.chat;
     const state = {} as State;
@@ -327,6 +351,7 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
         return [{ key: CHECKPOINT_KEY, value: JSON.stringify({ seq: low.seq, file: low.rt > 0 ? `${dayOf(low.rt)}.jsonl` : '' }) }];
       },
       forgetChat: (items) => forgetChatWork(reader, state.core, state.chat, items),
+      halt: (err) => damagedIndex(err, 'projection'),
       failed: (sourceType, reason, detail) => {
         metrics.failed.inc({ source_type: sourceType, reason });
         board.add('episodesFailed', 1);

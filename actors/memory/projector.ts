@@ -17,6 +17,11 @@ export interface ProjectorDeps {
   checkpoint(queuedLow: { seq: number; rt: number } | null): Array<{ key: string; value: string | null }>;
   /** Rebuilds the turns that held forgotten messages of stretches no longer in memory (reads the index). */
   forgetChat(items: Array<{ session: string; messageIds: string[] }>): Work[];
+  /**
+   * A step failed: true when the caller has it in hand (the index file is damaged and being rebuilt; a reset follows
+   * the swap) and the projector holds still until then; false takes the actor down, to replay from the checkpoint.
+   */
+  halt(err: unknown): boolean;
   /** A document went to the index without vectors (the model failed): counted and logged by the caller. */
   failed(sourceType: string, reason: string, detail: string): void;
   /** Texts sent to the model, by the source type of the first document holding each. */
@@ -42,6 +47,8 @@ export class Projector {
   #building: Queued[] = [];
   #nextBatch = 1;
   #running: Promise<void> | null = null;
+  /** A step failed and the caller holds the projector still (halt) until the next reset. */
+  #halted = false;
   #idle: Array<() => void> = [];
   #confirmed: Array<() => void> = [];
 
@@ -136,6 +143,7 @@ export class Projector {
 
   /** Drops what is queued and forgets batches in flight (a rescan starts over from the index's checkpoint). */
   reset(): void {
+    this.#halted = false;
     this.#queue = [];
     this.#building = [];
     this.#inFlight.clear();
@@ -154,13 +162,21 @@ export class Projector {
   }
 
   #kick(): void {
-    // a step that fails (its index read met a damaged page) takes the actor down, to replay from the checkpoint: the
-    // projector stays stopped till then, as a batch sent meanwhile would record a checkpoint past the failed work
-    this.#running ??= this.#run().then(() => {
-      this.#running = null;
-      if (this.#queue.length) this.#kick();
-      else this.#settle();
-    });
+    if (this.#halted) return;
+    // a step that fails leaves the projector stopped (a batch sent after it would record a checkpoint past the failed
+    // work): held still until a reset when the caller has the failure in hand, else the actor goes down and replays
+    this.#running ??= this.#run().then(
+      () => {
+        this.#running = null;
+        if (this.#queue.length) this.#kick();
+        else this.#settle();
+      },
+      (err: unknown) => {
+        this.#halted = true;
+        this.#running = null;
+        if (!this.#d.halt(err)) throw err;
+      },
+    );
   }
 
   async #allConfirmed(): Promise<void> {

@@ -8,11 +8,10 @@ import { makeVault, startDaemon, testConfig } from '../../helpers/daemon.js';
 export const GLAZE_NOTES: Record<string, string> = {};
 for (let i = 0; i < 30; i++) GLAZE_NOTES[`Projects/p${i}.md`] = `# P${i}\n\nThe glaze batch g${i}q fires at cone six.\n`;
 
-/** `yaml`: settings for the daemons the test starts on it (see testConfig). */
-export async function indexedThenStopped(t: Test, yaml = '') {
+export async function indexedThenStopped(t: Test) {
   const v = makeVault(GLAZE_NOTES);
   t.teardown(() => v.cleanup());
-  const cfg = testConfig(v.dir, yaml);
+  const cfg = testConfig(v.dir);
   const d = await startDaemon(cfg);
   await d.daemon.whenCaughtUp();
   const e = await d.api('POST', '/v1/episodes', {
