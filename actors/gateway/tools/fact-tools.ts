@@ -10,7 +10,7 @@ import { currentFactAt, factById, factsAt, factsOnLine, timeline, type FactRow }
 import { sha256Hex } from '../../../messages/hash.js';
 import type { ToolDeps } from './deps.js';
 import { def, type ToolDef } from './tool-def.js';
-import { toolFail, type CallContext, type ToolOutcome, type WriteBackend } from './types.js';
+import { sensitiveRemedy, toolFail, type CallContext, type ToolOutcome, type WriteBackend } from './types.js';
 
 const str = (name: string) => z.string({ required_error: `${name} is required`, invalid_type_error: `${name} must be a string` });
 const date = (name: string) =>
@@ -186,11 +186,15 @@ function lineMates(d: Pick<ToolDeps, 'view'>, f: FactRow): FactRow[] {
 
 /** The live fact `id` and its note's text, checked to still hold it on its line, and to hold it alone (`would`: what
  * the edit would do to other facts there). */
-async function liveFact(d: ToolDeps, id: number, would: string): Promise<ToolOutcome<{ f: FactRow; text: string }>> {
+async function liveFact(d: ToolDeps, ctx: CallContext, id: number, would: string): Promise<ToolOutcome<{ f: FactRow; text: string }>> {
   const f = factById(d.view.db, id);
   if (!f || f.invalidatedAt !== null)
     return toolFail('not_found', `no current fact ${id}: ${f ? 'its line is gone from its note' : 'never recorded'}; see memory_timeline`);
-  if (f.sensitive && !d.mayReadSensitive) return toolFail('sensitive', `fact ${id} is in a sensitive note`);
+  if (f.sensitive && !d.mayReadSensitive)
+    return toolFail(
+      'sensitive',
+      `fact ${id} is in a sensitive note, which this caller may not read or edit; ${sensitiveRemedy(ctx.principal)}`,
+    );
   const text = await readNote(d, f.path);
   if (text === null || !(text.split(/\r?\n/)[f.line - 1] ?? '').includes(`${f.predicate}::`))
     return toolFail('conflict', `line ${f.line} of ${f.path} no longer holds fact ${id}: the index is behind the note; retry in a moment`);
@@ -200,7 +204,7 @@ async function liveFact(d: ToolDeps, id: number, would: string): Promise<ToolOut
 }
 
 async function invalidateFact(d: ToolDeps, w: WriteBackend, ctx: CallContext, a: z.infer<typeof invalidateArgs>): Promise<ToolOutcome> {
-  const got = await liveFact(d, a.id, 'an [until::] on it would end');
+  const got = await liveFact(d, ctx, a.id, 'an [until::] on it would end');
   if (!got.ok) return got;
   const { f, text } = got.result;
   const at = a.at === undefined ? dayOf(Date.now()) : parseFactDate(a.at)!;
@@ -225,7 +229,7 @@ async function invalidateFact(d: ToolDeps, w: WriteBackend, ctx: CallContext, a:
 }
 
 async function deleteFact(d: ToolDeps, w: WriteBackend, ctx: CallContext, a: z.infer<typeof deleteArgs>): Promise<ToolOutcome> {
-  const got = await liveFact(d, a.id, 'removing it would remove');
+  const got = await liveFact(d, ctx, a.id, 'removing it would remove');
   if (!got.ok) return got;
   const { f, text } = got.result;
   const r = await commitNote(d, w, ctx, f.path, text, removeLine(text, f.line)!, `delete fact ${f.id} (${f.subject}: ${f.predicate})`);

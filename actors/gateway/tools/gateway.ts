@@ -14,7 +14,7 @@ import {
   vaultUndoArgs,
   vaultWriteArgs,
 } from './schemas.js';
-import { toolFail, type CallContext, type ToolOutcome, type ToolServer, type WriteBackend } from './types.js';
+import { sensitiveRemedy, toolFail, type CallContext, type ToolOutcome, type ToolServer, type WriteBackend } from './types.js';
 import { def, type ToolDef, type ToolName } from './tool-def.js';
 import { contextTool } from './context-tool.js';
 import { factTools } from './fact-tools.js';
@@ -91,7 +91,7 @@ export class ToolGateway implements ToolServer {
         schema: vaultReadArgs,
         annotations: { title: 'Read a note', readOnlyHint: true, openWorldHint: false },
         writes: false,
-        run: (a) => vaultRead(d, a),
+        run: (a, ctx) => vaultRead(d, a, ctx),
       }),
       def({
         name: 'vault_write',
@@ -122,7 +122,7 @@ export class ToolGateway implements ToolServer {
         schema: vaultLinkArgs,
         annotations: { title: 'Links of a note', readOnlyHint: true, openWorldHint: false },
         writes: false,
-        run: async (a) => vaultLink(d, this.#links, a),
+        run: async (a, ctx) => vaultLink(d, this.#links, a, ctx),
       }),
       def({
         name: 'vault_undo_last',
@@ -152,7 +152,7 @@ export class ToolGateway implements ToolServer {
           if (a.filters?.include_sensitive && !d.mayReadSensitive)
             return toolFail(
               'sensitive',
-              'filters.include_sensitive is not allowed for agents (the owner can allow it with writes.agents_may_read_sensitive: true)',
+              `filters.include_sensitive asks for sensitive notes, which this caller may not read; ${sensitiveRemedy(ctx.principal)}`,
             );
           return { ok: true, result: await d.search(a, ctx) };
         },

@@ -7,7 +7,7 @@ import { SOURCE_VAULT } from '../../../messages/common.js';
 import type { IndexView } from '../index-view.js';
 import type { ToolDeps } from './deps.js';
 import { checkVaultPath } from './read-path.js';
-import { toolFail, type ToolOutcome } from './types.js';
+import { sensitiveRemedy, toolFail, type CallContext, type ToolOutcome } from './types.js';
 
 export interface GraphNote {
   path: string;
@@ -171,7 +171,7 @@ function fields(l: WikiLink): LinkFields {
   return f;
 }
 
-export function vaultLink(d: ToolDeps, cache: LinkGraphCache, args: { path: string }): ToolOutcome<LinkResult> {
+export function vaultLink(d: ToolDeps, cache: LinkGraphCache, args: { path: string }, ctx?: CallContext): ToolOutcome<LinkResult> {
   const checked = checkVaultPath(args.path, 'note');
   if (!checked.ok) return checked;
   const rel = checked.result.rel;
@@ -185,10 +185,7 @@ export function vaultLink(d: ToolDeps, cache: LinkGraphCache, args: { path: stri
     );
   }
   if (note.sensitive && !d.mayReadSensitive)
-    return toolFail(
-      'sensitive',
-      `${rel} is marked sensitive, so agents may not see its links (allow with writes.agents_may_read_sensitive: true)`,
-    );
+    return toolFail('sensitive', `${rel} is marked sensitive, so this caller may not see its links; ${sensitiveRemedy(ctx?.principal)}`);
   const out: LinkResult = { path: rel, title: note.title, outgoing: [], unresolved: [], backlinks: [] };
   for (const l of note.links) {
     if (l.target === '') continue; // [[#heading]] points inside this note

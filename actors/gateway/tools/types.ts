@@ -92,6 +92,16 @@ export function toolFail(reason: ToolFailReason, message: string): { ok: false; 
   return { ok: false, error: { reason, message } };
 }
 
+/**
+ * How a caller refused a sensitive note could read it, for the message: an agent's credential by its own grant
+ * (writes.agents_may_read_sensitive does nothing for it), the owner token (or an in-process caller) by the config.
+ */
+export function sensitiveRemedy(p: Principal | undefined): string {
+  return p?.kind === 'agent'
+    ? `the credential of agent ${p.name} was not granted --sensitive; the vault owner can add a credential that is (memvault agents add NAME --scope SCOPE --sensitive)`
+    : 'the vault owner can allow it with `writes.agents_may_read_sensitive: true` in memvault.yaml';
+}
+
 /** The HTTP status for a failure reason on `POST /v1/tools/<name>`. */
 export function httpStatus(reason: ToolFailReason): number {
   switch (reason) {

@@ -5,7 +5,7 @@ import { SOURCE_VAULT } from '../../../messages/common.js';
 import { isSensitive, readFrontmatter } from '../../chunker/frontmatter.js';
 import type { ToolDeps } from './deps.js';
 import { checkVaultPath, resolveInsideVault } from './read-path.js';
-import { toolFail, type ToolOutcome } from './types.js';
+import { sensitiveRemedy, toolFail, type CallContext, type ToolOutcome } from './types.js';
 import { sha256Hex } from '../../../messages/hash.js';
 
 export interface ReadResult {
@@ -20,7 +20,7 @@ export interface ReadResult {
   indexed: boolean; // the index holds exactly this content
 }
 
-export async function vaultRead(d: ToolDeps, args: { path: string }): Promise<ToolOutcome<ReadResult>> {
+export async function vaultRead(d: ToolDeps, args: { path: string }, ctx?: CallContext): Promise<ToolOutcome<ReadResult>> {
   const checked = checkVaultPath(args.path, 'note');
   if (!checked.ok) return checked;
   const rel = checked.result.rel;
@@ -46,7 +46,7 @@ export async function vaultRead(d: ToolDeps, args: { path: string }): Promise<To
   if (sensitive && !d.mayReadSensitive)
     return toolFail(
       'sensitive',
-      `${rel} is marked sensitive (frontmatter \`sensitive: true\` or \`memvault: local-only\`), so agents may not read it; the vault owner can allow it with \`writes.agents_may_read_sensitive: true\` in memvault.yaml`,
+      `${rel} is marked sensitive (frontmatter \`sensitive: true\` or \`memvault: local-only\`), so this caller may not read it; ${sensitiveRemedy(ctx?.principal)}`,
     );
   const hash = sha256Hex(bytes);
   return {
