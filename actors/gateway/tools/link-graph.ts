@@ -6,7 +6,7 @@ import type { WikiLink } from '../../../messages/common.js';
 import { SOURCE_VAULT } from '../../../messages/common.js';
 import type { IndexView } from '../index-view.js';
 import type { ToolDeps } from './deps.js';
-import { checkVaultPath } from './read-path.js';
+import { checkReadPath } from './read-path.js';
 import { sensitiveRemedy, toolFail, type CallContext, type ToolOutcome } from './types.js';
 
 export interface GraphNote {
@@ -172,7 +172,7 @@ function fields(l: WikiLink): LinkFields {
 }
 
 export function vaultLink(d: ToolDeps, cache: LinkGraphCache, args: { path: string }, ctx?: CallContext): ToolOutcome<LinkResult> {
-  const checked = checkVaultPath(args.path, 'note');
+  const checked = checkReadPath(args.path);
   if (!checked.ok) return checked;
   const rel = checked.result.rel;
   const g = cache.get();

@@ -32,6 +32,20 @@ export function checkVaultPath(raw: string, kind: PathKind, reserved?: (rel: str
 }
 
 /**
+ * checkVaultPath for a note an agent reads (vault_read, vault_link): a path that is no note (a folder, an attachment)
+ * is said to be one agents cannot read, where the write rule's message advised renaming it.
+ */
+export function checkReadPath(raw: string): ToolOutcome<{ rel: string }> {
+  const r = checkVaultPath(raw, 'note');
+  if (r.ok || r.error.reason !== 'not_markdown') return r;
+  const name = raw.normalize('NFC').split('/').pop() ?? raw;
+  return toolFail(
+    'not_markdown',
+    `'${name}' is not a markdown note: agents read only notes, files ending in '.md' (vault_list shows a folder's notes)`,
+  );
+}
+
+/**
  * The real file for a checked path: `path_escape` when it resolves outside the vault (a symlink out), `not_found`
  * when nothing is there. Unlike writes, reads follow a symlink that stays inside the vault, as the indexer does.
  */

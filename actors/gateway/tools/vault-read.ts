@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { SOURCE_VAULT } from '../../../messages/common.js';
 import { isSensitive, readFrontmatter } from '../../chunker/frontmatter.js';
 import type { ToolDeps } from './deps.js';
-import { checkVaultPath, resolveInsideVault } from './read-path.js';
+import { checkReadPath, resolveInsideVault } from './read-path.js';
 import { sensitiveRemedy, toolFail, type CallContext, type ToolOutcome } from './types.js';
 import { sha256Hex } from '../../../messages/hash.js';
 
@@ -21,7 +21,7 @@ export interface ReadResult {
 }
 
 export async function vaultRead(d: ToolDeps, args: { path: string }, ctx?: CallContext): Promise<ToolOutcome<ReadResult>> {
-  const checked = checkVaultPath(args.path, 'note');
+  const checked = checkReadPath(args.path);
   if (!checked.ok) return checked;
   const rel = checked.result.rel;
   const at = await resolveInsideVault(d.vault, rel);

@@ -76,7 +76,7 @@ function structureProblem(p: string): string | null {
     if (seg === '..') return "path must stay inside the vault: '..' segments are not allowed";
     if (seg === '.') return "'.' segments are not allowed; send the path without './'";
     if (seg.startsWith('.')) {
-      return `'${seg}' is hidden: names starting with '.' are not writable (this keeps .git, .obsidian, .memvault and .trash out of reach); drop the leading '.'`;
+      return `'${seg}' is hidden: agents may not read or write names starting with '.' (this keeps .git, .obsidian, .memvault and .trash out of reach); drop the leading '.'`;
     }
     if (/[ .]$/.test(seg))
       return `'${seg}' ends with a space or '.', which Windows drops, so it would alias another name; remove the trailing characters`;
