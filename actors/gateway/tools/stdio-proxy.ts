@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { toCallToolResult } from './mcp-server.js';
+import { passOn, RpcError, toCallToolResult } from './mcp-server.js';
 import { sanitiseAgent } from './types.js';
 
 export interface Upstream {
@@ -65,9 +65,9 @@ export async function runStdioProxy(o: StdioProxyOptions): Promise<StdioProxy> {
     try {
       return await (await upstream()).listTools(req.params);
     } catch (err) {
-      if (err instanceof McpError) throw err;
+      if (err instanceof McpError) throw passOn(err);
       report('tools/list', err);
-      throw new McpError(ErrorCode.InternalError, `the memvault daemon is unreachable: ${why(err)}`);
+      throw new RpcError(ErrorCode.InternalError, `the memvault daemon is unreachable: ${why(err)}`);
     }
   });
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
@@ -81,7 +81,7 @@ export async function runStdioProxy(o: StdioProxyOptions): Promise<StdioProxy> {
     try {
       return await c.callTool(req.params, undefined, { timeout: o.callTimeoutMs ?? 120_000 });
     } catch (err) {
-      if (err instanceof McpError) throw err; // the daemon's own protocol error (unknown tool, …) passes through
+      if (err instanceof McpError) throw passOn(err); // the daemon's own protocol error (unknown tool, …) passes through
       report(`tools/call ${req.params.name}`, err);
       return toCallToolResult({
         ok: false,
