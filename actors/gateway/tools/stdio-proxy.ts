@@ -2,12 +2,12 @@
 // tools/call to a daemon's /mcp (an SDK client over Streamable HTTP), so stdio and HTTP agents share one gateway.
 import type { Readable, Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { passOn, RpcError, toCallToolResult } from './mcp-server.js';
-import { sanitiseAgent } from './types.js';
+import { sanitiseAgent, type ToolError } from './types.js';
 
 export interface Upstream {
   url: string; // the daemon's base URL, e.g. http://127.0.0.1:7411
@@ -34,6 +34,25 @@ export interface StdioProxy {
   /** Resolves when the stdio peer goes away (stdin ends) or close() is called. */
   closed: Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The daemon's own refusal of a call, answered before any work with a status and `{"error": {"reason", "message"}}`
+ * rather than MCP (429 rate_limited, 401 unauthorized once the token is revoked): the SDK client throws it as an HTTP
+ * error holding the body, which said `unavailable` ("did not reach the daemon") when it had reached it.
+ */
+function daemonRefusal(err: unknown): ToolError | null {
+  if (!(err instanceof StreamableHTTPError)) return null;
+  const at = err.message.indexOf('{');
+  if (at < 0) return null;
+  try {
+    const e = (JSON.parse(err.message.slice(at)) as { error?: { reason?: unknown; message?: unknown } }).error;
+    return typeof e?.reason === 'string' && typeof e.message === 'string'
+      ? { reason: e.reason as ToolError['reason'], message: e.message }
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 export async function runStdioProxy(o: StdioProxyOptions): Promise<StdioProxy> {
@@ -75,6 +94,8 @@ export async function runStdioProxy(o: StdioProxyOptions): Promise<StdioProxy> {
     try {
       c = await upstream();
     } catch (err) {
+      const refused = daemonRefusal(err);
+      if (refused) return toCallToolResult({ ok: false, error: refused });
       report('connect', err);
       return toCallToolResult({ ok: false, error: { reason: 'unavailable', message: `the memvault daemon is unreachable: ${why(err)}` } });
     }
@@ -82,6 +103,8 @@ export async function runStdioProxy(o: StdioProxyOptions): Promise<StdioProxy> {
       return await c.callTool(req.params, undefined, { timeout: o.callTimeoutMs ?? 120_000 });
     } catch (err) {
       if (err instanceof McpError) throw passOn(err); // the daemon's own protocol error (unknown tool, …) passes through
+      const refused = daemonRefusal(err);
+      if (refused) return toCallToolResult({ ok: false, error: refused });
       report(`tools/call ${req.params.name}`, err);
       return toCallToolResult({
         ok: false,

@@ -76,6 +76,7 @@ export type ToolFailReason =
   | 'nothing_to_undo'
   | 'reserved'
   | 'forbidden'
+  | 'unauthorized'
   | 'rate_limited'
   | 'index_damaged'
   | 'internal';
@@ -115,6 +116,8 @@ export function httpStatus(reason: ToolFailReason): number {
     case 'reserved':
     case 'forbidden':
       return 403;
+    case 'unauthorized':
+      return 401;
     case 'rate_limited':
       return 429;
     case 'not_found':
