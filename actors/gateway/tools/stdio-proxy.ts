@@ -38,8 +38,9 @@ export interface StdioProxy {
 
 /**
  * The daemon's own refusal of a call, answered before any work with a status and `{"error": {"reason", "message"}}`
- * rather than MCP (429 rate_limited, 401 unauthorized once the token is revoked): the SDK client throws it as an HTTP
- * error holding the body, which said `unavailable` ("did not reach the daemon") when it had reached it.
+ * rather than MCP (429 rate_limited, 401 unauthorized once the token is revoked), or a JSON-RPC error for a body over
+ * its cap (413): the SDK client throws it as an HTTP error holding the body, which said `unavailable` ("did not reach
+ * the daemon") when it had reached it.
  */
 function daemonRefusal(err: unknown): ToolError | null {
   if (!(err instanceof StreamableHTTPError)) return null;
@@ -47,9 +48,9 @@ function daemonRefusal(err: unknown): ToolError | null {
   if (at < 0) return null;
   try {
     const e = (JSON.parse(err.message.slice(at)) as { error?: { reason?: unknown; message?: unknown } }).error;
-    return typeof e?.reason === 'string' && typeof e.message === 'string'
-      ? { reason: e.reason as ToolError['reason'], message: e.message }
-      : null;
+    if (typeof e?.message !== 'string') return null;
+    if (typeof e.reason === 'string') return { reason: e.reason as ToolError['reason'], message: e.message };
+    return err.code === 413 ? { reason: 'too_large', message: `the call's ${e.message}` } : null;
   } catch {
     return null;
   }
