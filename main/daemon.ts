@@ -1,6 +1,7 @@
 // The daemon's main thread, assembled: prepares the data dir, spawns the actors of the table (supervisors/actors.ts),
 // routes their messages (router.ts), runs the supervision tree, answers what only main can (merged metrics, a
 // reindex), and shuts down in order (drain the pipeline, then stop the children in reverse).
+import { existsSync } from 'node:fs';
 import { type Config, ConfigError } from '../config/load.js';
 import { loadTemplates } from '../actors/scheduler/templates/engine.js';
 import { assertNever, type MetricsText, type ReindexResult } from '../messages/index.js';
@@ -21,6 +22,7 @@ import { EmbedPools, WORKER_YOUNG_MB } from './embed-pools.js';
 import { providerSettings } from '../actors/embedder/factory.js';
 import { MainMetrics } from './metrics.js';
 import { connectPeers } from './peer-links.js';
+import { checkpointIndex } from '../actors/store-writer/swap.js';
 import { buildNextIndex, holdingNextIndex, removeLeftoverNextIndex } from './reindex.js';
 import { Router, type MainNotice, type MainRequest } from './router.js';
 import { SpawnerHost } from './spawner-host.js';
@@ -65,6 +67,8 @@ export class Daemon {
   #memoryState = { pending: -1, replaying: true };
   #stateWaiters: Array<() => void> = [];
   #swapping = 0;
+  /** The index file the actors open, known once start has prepared the data dir. */
+  #dbFile: string | null = null;
 
   constructor(cfg: Config, opts: DaemonOptions) {
     this.#cfg = cfg;
@@ -110,6 +114,7 @@ export class Daemon {
       if (t.problems.length) throw new ConfigError(cfg.config_file, t.problems);
     }
     const { dbFile, damaged } = prepareDataDir(cfg, this.#o.dbFile);
+    this.#dbFile = dbFile;
     if (damaged !== null)
       this.#o.log.warn(
         { event: 'index_file_damaged', kept_as: damaged },
@@ -349,9 +354,24 @@ export class Daemon {
     await this.#watch?.stop();
     this.#watch = null;
     await this.root.stop(reason);
+    this.#checkpoint();
     await this.pools.destroy(); // after the actors: no inference is running when its threads go
     await this.spawner.stop(); // after the actors: no git of theirs is still asked for
     this.#o.log.event('daemon_stopped', { reason });
+  }
+
+  /**
+   * The actors' connections are closed: fold the WAL into the index file, so a clean stop leaves no WAL beside it (the
+   * readers close after the store writer, and the last connection, read-only, could not). A failure loses nothing:
+   * the WAL stays and the next open reads it.
+   */
+  #checkpoint(): void {
+    if (!this.#dbFile || !existsSync(this.#dbFile)) return;
+    try {
+      checkpointIndex(this.#dbFile);
+    } catch (err) {
+      this.#o.log.warn({ event: 'index_checkpoint_failed', detail: (err as Error).message }, 'the WAL stays beside the index');
+    }
   }
 }
 

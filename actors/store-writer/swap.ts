@@ -6,9 +6,7 @@ import { isDamagedIndex, openIndex } from './schema.js';
 export function swapIndexFiles(next: string, current: string): void {
   if (existsSync(current)) {
     try {
-      const db = openIndex(current, { readonly: false });
-      db.pragma('wal_checkpoint(TRUNCATE)');
-      db.close();
+      checkpointIndex(current);
     } catch (err) {
       // a file SQLite cannot read is what a reindex replaces: its WAL holds nothing worth folding in
       if (!isDamagedIndex(err)) throw err;
@@ -19,4 +17,17 @@ export function swapIndexFiles(next: string, current: string): void {
   renameSync(next, current);
   rmSync(`${next}-wal`, { force: true });
   rmSync(`${next}-shm`, { force: true });
+}
+
+/**
+ * Folds the WAL of `file` into it and lets SQLite remove the WAL and -shm files: call it once every other connection
+ * is closed (a read-only connection closing last cannot checkpoint, and leaves the WAL behind).
+ */
+export function checkpointIndex(file: string): void {
+  const db = openIndex(file, { readonly: false });
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
 }
