@@ -11,7 +11,7 @@ const USAGE = `memvault — a memory vault daemon for AI agents
   memvault start   --vault DIR [--config FILE] [--listen HOST:PORT]   run the daemon in the foreground
   memvault index   --vault DIR [--config FILE]                        index everything once, then exit
   memvault search  [--vault DIR] [--json] [-k N] [--mode hybrid|bm25|vector] [--group note|chunk] QUERY
-  memvault status  [--vault DIR] [--json] [--files]
+  memvault status  [--vault DIR] [--config FILE] [--json] [--files]   counts, pending, model; with a daemon its actors
   memvault reindex [--vault DIR] [--config FILE]                      rebuild the index with the configured model
   memvault doctor  [--vault DIR] [--config FILE]                      check vault, model, sqlite-vec, config
   memvault models list [--vault DIR] [--config FILE] [--json]         cached models, their size, which one built the index

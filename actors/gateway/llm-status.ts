@@ -22,11 +22,21 @@ const WHY: Record<(typeof LLM_STATES)[number], string> = {
   bad_answer: 'the endpoint answered something that is not a chat completion',
 };
 
+const NO_DAEMON: LlmStatus = { state: 'unknown', reason: 'the daemon is not running' };
+
 export function llmStatus(cfg: Config, board: Board | null): LlmStatus {
   if (!cfg.llm) return { state: 'idle', reason: `llm_not_configured: ${WHY.not_configured}` };
   if (!cfg.writes.enabled) return { state: 'idle', reason: 'writes_off: the skills write notes, and writes.enabled is false' };
-  if (!board) return { state: 'unknown', reason: 'the daemon is not running' };
+  if (!board) return { ...NO_DAEMON };
   const name = stateName(LLM_STATES, board.get('llmState'), 'checking');
   if (name === 'ready' || name === 'checking') return { state: name, reason: null };
   return { state: 'idle', reason: `llm_${name}: ${WHY[name]} (${cfg.llm.base_url})` };
+}
+
+/**
+ * A command's own word on the llm when no daemon runs: from the config it was given, or, given none, nothing — the
+ * built-in defaults have no llm section, and the daemon's config, which may, is not known here.
+ */
+export function llmStatusWithoutDaemon(cfg: Config): LlmStatus {
+  return cfg.config_file === null ? { ...NO_DAEMON } : llmStatus(cfg, null);
 }

@@ -2,7 +2,7 @@
 // state, restarts and mailbox); `--files` lists every note with its state and reason.
 import path from 'node:path';
 import type { IndexState } from '../../actors/gateway/index-view.js';
-import { llmStatus, type LlmStatus } from '../../actors/gateway/llm-status.js';
+import { llmStatusWithoutDaemon, type LlmStatus } from '../../actors/gateway/llm-status.js';
 import { gitStatus, type GitStatus } from '../../actors/git-writer/index-lock.js';
 import type { SupervisionStatus } from '../../actors/gateway/supervision-status.js';
 import type { SupervisionNode } from '../../messages/supervision.js';
@@ -22,7 +22,7 @@ export async function statusCommand(a: Args): Promise<number> {
   const starting = held !== null && pidAlive(held) ? held : null;
   const view = openDirect(cfg);
   let index: IndexState | null = null;
-  let llm: LlmStatus = llmStatus(cfg, null);
+  let llm: LlmStatus = llmStatusWithoutDaemon(cfg);
   let supervision: SupervisionStatus | undefined;
   let git: GitStatus | undefined;
   if (daemon) {
