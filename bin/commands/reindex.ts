@@ -13,9 +13,8 @@ export async function reindexCommand(a: Args): Promise<number> {
     // no time limit: the daemon answers once the new index is swapped in, minutes for a large vault (a 30 s limit
     // ended the command with a TimeoutError while the build went on, and a retry started a second build)
     const r = await callDaemon<{ ok: boolean; documents: number; ms: number }>(daemon, 'POST', '/v1/reindex', {}, null);
-    process.stderr.write(
-      `memvault: the daemon rebuilt the index (${r.documents} notes, ${(r.ms / 1000).toFixed(1)} s) and swapped it in\n`,
-    );
+    // the command's result: on stdout, without the `memvault:` prefix its errors carry on stderr
+    process.stdout.write(`the daemon rebuilt the index (${r.documents} notes, ${(r.ms / 1000).toFixed(1)} s) and swapped it in\n`);
     return EXIT.ok;
   }
   requireVault(cfg);
@@ -26,6 +25,6 @@ export async function reindexCommand(a: Args): Promise<number> {
     if (err instanceof ReindexRunning) throw new CommandFailure(err.message);
     throw err;
   });
-  process.stderr.write(`memvault: rebuilt the index (${r.documents} notes, ${(r.ms / 1000).toFixed(1)} s) and swapped it in\n`);
+  process.stdout.write(`rebuilt the index (${r.documents} notes, ${(r.ms / 1000).toFixed(1)} s) and swapped it in\n`);
   return EXIT.ok;
 }

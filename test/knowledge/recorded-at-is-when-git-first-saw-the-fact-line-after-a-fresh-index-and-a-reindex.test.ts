@@ -91,7 +91,7 @@ t.test('a fact line committed long ago is recorded at its commit’s author time
   await d.stop();
   const cli = await memvault(['reindex', '--vault', v.dir, '--config', path.join(path.dirname(v.dir), 'memvault.yaml')]);
   t.equal(cli.code, 0, cli.stderr);
-  t.match(cli.stderr, /rebuilt the index \(3 notes/);
+  t.match(cli.stdout, /rebuilt the index \(3 notes/);
 
   // a restart over unchanged notes, and an edit that leaves the facts as they are, ask git nothing
   d = await startDaemon(cfg);
