@@ -45,8 +45,9 @@ export async function indexOnce(a: Args): Promise<number> {
   }
   await daemon.stop('index complete', 0);
   const secs = (Date.now() - started) / 1000;
-  process.stderr.write(
-    `memvault: indexed ${cfg.vault}: ${b.get('filesDone')} files processed, ${b.get('chunksIndexed')} chunks written, ${b.get('embedCalls')} model calls, ${secs.toFixed(1)} s\n`,
+  // the command's result: on stdout, as reindex's, without the `memvault:` prefix its errors carry on stderr
+  process.stdout.write(
+    `indexed ${cfg.vault}: ${b.get('filesDone')} files processed, ${b.get('chunksIndexed')} chunks written, ${b.get('embedCalls')} model calls, ${secs.toFixed(1)} s\n`,
   );
   return EXIT.ok;
 }

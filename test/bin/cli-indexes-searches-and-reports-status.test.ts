@@ -11,7 +11,8 @@ t.test('index, then search and status without a daemon', async (t) => {
   t.teardown(() => v.cleanup());
   const idx = await cli(['index', '--vault', v.dir]);
   t.equal(idx.code, 0, idx.stderr);
-  t.match(idx.stderr, /indexed .* files processed/);
+  t.match(idx.stdout, /^indexed .* files processed/, 'the summary is the answer, on stdout');
+  t.notMatch(idx.stderr, /files processed/, 'not on stderr');
 
   const s = await cli(['search', '--vault', v.dir, '--json', '-k', '3', 'who is climbing on weekends']);
   t.equal(s.code, 0, s.stderr);
