@@ -2,7 +2,7 @@
 // agent's rate spent — all before any work. MCP and /v1/tools/<name> calls are checked again per tool (guard.ts).
 import type { IncomingMessage } from 'node:http';
 import type { AuditEvent } from './audit-entry.js';
-import type { Principal } from './store.js';
+import { ownerMayNameItself, type Principal } from './store.js';
 import { authorize, type RouteName } from './scopes.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -66,6 +66,15 @@ export async function admit(g: Gate, req: IncomingMessage, pathname: string): Pr
       headers: { 'www-authenticate': 'Bearer' },
       principal: null,
       retired: (await g.retired?.(req.headers.authorization)) ?? null,
+    };
+  if (principal.kind === 'owner' && !ownerMayNameItself(principal.name))
+    return {
+      ok: false,
+      status: 403,
+      reason: 'forbidden',
+      message: `X-Memvault-Agent "${principal.name}" is reserved: memvault records its own jobs' work under it (the dream, backfill, the status page, memvault-…); send another name`,
+      headers: {},
+      principal,
     };
   const route = routeOf(pathname);
   if (route !== null && route !== 'tool') {

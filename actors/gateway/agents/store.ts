@@ -21,6 +21,15 @@ export function isReservedAgentName(name: string): boolean {
   const n = name.toLowerCase();
   return RESERVED_AGENT_NAMES.has(n) || n.startsWith('memvault');
 }
+/** The reserved names the owner's own callers use (`agent`: no header, `cli`, `owner`): the owner token may send them. */
+const OWNER_NAMES = new Set(['agent', 'cli', 'owner']);
+/**
+ * Whether the owner token may name its caller `name` (X-Memvault-Agent): not after the daemon's own jobs (the dream,
+ * backfill, the status page, `memvault-…`), whose commits `memvault undo --run` and the like take as theirs.
+ */
+export function ownerMayNameItself(name: string): boolean {
+  return OWNER_NAMES.has(name.toLowerCase()) || !isReservedAgentName(name);
+}
 /** A folder prefix: vault-relative plain names joined by `/`, no `.` or `..` segments. */
 const FOLDER = /^(?!.*(?:^|\/)\.\.?(?:\/|$))[^/\\\0][^\\\0]*$/;
 
