@@ -22,7 +22,7 @@ export type WriteFailReason =
   | 'path_escape' // resolves outside the vault: `..`, absolute, drive letters, backslashes, NUL, symlinks out, Unicode tricks
   | 'not_markdown' // extension is not .md
   | 'outside_allowlist' // top-level folder not in the configured allowlist
-  | 'too_large' // payload over the cap
+  | 'too_large' // payload over the cap, or a path name over the file-system limit (255 bytes a name, 1024 the path)
   | 'conflict' // expected_mtime / expected hash no longer matches the file
   | 'missing' // delete/move of a note that does not exist
   | 'exists' // move onto a note that already exists

@@ -8,7 +8,7 @@ import { PLANTED } from './hostile-sandbox.js';
 export const ALLOWED = ['Inbox', 'Meetings', 'People', 'Projects', 'Daily', 'Reviews'];
 
 /** What kind of path the generator built; the expected reason follows from it and the operation. */
-export type PathClass = 'escape' | 'not_md' | 'outside' | 'legal' | 'symlink_out' | 'root_symlink_out' | 'folder';
+export type PathClass = 'escape' | 'too_long' | 'not_md' | 'outside' | 'legal' | 'symlink_out' | 'root_symlink_out' | 'folder';
 export interface PathCase {
   path: string;
   cls: PathClass;
@@ -142,15 +142,15 @@ const escapes: fc.Arbitrary<PathCase> = fc.oneof(
     }),
   fc.tuple(allowedTop, fc.integer({ min: 256, max: 600 }), fc.constantFrom('a', 'é', '日')).map(([a, n, ch]) => ({
     path: `${a}/${ch.repeat(Math.ceil(n / Buffer.byteLength(ch)))}.md`,
-    cls: 'escape' as const,
+    cls: 'too_long' as const,
     how: 'segment over 255 bytes',
   })),
   fc
     .tuple(allowedTop, fc.integer({ min: 6, max: 9 }))
-    .map(([a, k]) => ({ path: `${a}/${`${'é'.repeat(100)}/`.repeat(k)}x.md`, cls: 'escape' as const, how: 'path over 1024 bytes' })),
+    .map(([a, k]) => ({ path: `${a}/${`${'é'.repeat(100)}/`.repeat(k)}x.md`, cls: 'too_long' as const, how: 'path over 1024 bytes' })),
   fc
     .tuple(allowedTop, fc.integer({ min: 300, max: 1500 }))
-    .map(([a, k]) => ({ path: `${a}/${'abc/'.repeat(k)}x.md`, cls: 'escape' as const, how: 'path over 1024 characters' })),
+    .map(([a, k]) => ({ path: `${a}/${'abc/'.repeat(k)}x.md`, cls: 'too_long' as const, how: 'path over 1024 characters' })),
   fc.constantFrom(...RESERVED).map((p) => ({ path: p, cls: 'escape' as const, how: 'reserved name' })),
   fc
     .tuple(allowedTop, legalName, fc.constantFrom('.md.', '.md ', '.md...', '.md\u3000'))
@@ -210,6 +210,8 @@ export function expectedReason(c: PathCase, op: PathOp, gateway: boolean): strin
     case 'escape':
     case 'symlink_out':
       return 'path_escape';
+    case 'too_long':
+      return 'too_large';
     case 'not_md':
       return 'not_markdown';
     case 'outside':

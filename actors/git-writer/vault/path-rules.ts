@@ -144,13 +144,14 @@ export function checkVaultPath(
   const segments = rel.split('/');
   const longest = segments.find((s) => Buffer.byteLength(s, 'utf8') > MAX_SEGMENT_BYTES);
   if (longest !== undefined) {
-    return refuse(
+    return fail(
+      'too_large',
       `a name in the path is ${Buffer.byteLength(longest, 'utf8')} bytes in UTF-8, over the ${MAX_SEGMENT_BYTES}-byte limit of file systems; shorten it`,
     );
   }
   const bytes = Buffer.byteLength(rel, 'utf8');
   if (bytes > MAX_PATH_BYTES)
-    return refuse(`path is ${bytes} bytes in UTF-8, over the ${MAX_PATH_BYTES}-byte limit; use shorter folder and note names`);
+    return fail('too_large', `path is ${bytes} bytes in UTF-8, over the ${MAX_PATH_BYTES}-byte limit; use shorter folder and note names`);
   // The rules above should leave nothing for normalize() to change; if it would, the path is not canonical.
   if (path.posix.normalize(rel) !== rel)
     return refuse(`path is not in canonical form (it normalises to '${path.posix.normalize(rel)}'); send that form`);

@@ -3,7 +3,7 @@ import type { Failure } from '../../../messages/common.js';
 import type { Caller, WriteFailReason } from '../../../messages/vault-ops.js';
 
 /** The reasons a path can be refused for; drawn from WriteFailReason so a renamed code fails to compile here. */
-export type PathReason = Extract<WriteFailReason, 'path_escape' | 'not_markdown' | 'outside_allowlist' | 'reserved'>;
+export type PathReason = Extract<WriteFailReason, 'path_escape' | 'not_markdown' | 'outside_allowlist' | 'reserved' | 'too_large'>;
 
 /** Paths only the memory tools write (the fact log, its tombstones): refused to agents' writes, moves and deletes. */
 export interface PathOptions {

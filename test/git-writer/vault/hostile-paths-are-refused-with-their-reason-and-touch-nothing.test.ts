@@ -51,9 +51,9 @@ const corpus: Row[] = [
   ['Inbox/x\u007f.md', 'path_escape'],
   ['Inbox/\ud800.md', 'path_escape', /lone surrogate/],
   // length
-  [`Inbox/${long(300)}.md`, 'path_escape', /over the 255-byte limit/],
-  [`Inbox/${'é'.repeat(130)}.md`, 'path_escape', /over the 255-byte limit/], // 130 characters but 263 bytes
-  [`Inbox/${`${long(100)}/`.repeat(11)}x.md`, 'path_escape', /over the 1024-byte limit/],
+  [`Inbox/${long(300)}.md`, 'too_large', /over the 255-byte limit/],
+  [`Inbox/${'é'.repeat(130)}.md`, 'too_large', /over the 255-byte limit/], // 130 characters but 263 bytes
+  [`Inbox/${`${long(100)}/`.repeat(11)}x.md`, 'too_large', /over the 1024-byte limit/],
   // hidden folders and files
   ['Inbox/.git/x.md', 'path_escape', /hidden.*\.git, \.obsidian/],
   ['.obsidian/x.md', 'path_escape', /hidden/],
