@@ -23,9 +23,9 @@ function done<T>(r: StoreResult<T>): T {
   throw new CommandFailure(r.message);
 }
 
-/** `Inbox,Projects/Atlas` → folder prefixes without leading or trailing slashes; `..`, `.` and empty ones refused. */
+/** `Inbox,Projects/Atlas` → folder prefixes without trailing slashes; absolute, `..`, `.` and empty ones refused. */
 export function parseFolders(spec: string): string[] {
-  const out = spec.split(',').map((f) => f.trim().replace(/^\/+|\/+$/g, ''));
+  const out = spec.split(',').map((f) => f.trim().replace(/\/+$/g, ''));
   for (const f of out)
     if (f === '' || f.split('/').some((s) => s === '' || s === '.' || s === '..' || s.startsWith('.')))
       throw new UsageError(`--folders holds "${f}": give vault-relative folders such as Inbox,Projects/Atlas`);
@@ -53,6 +53,12 @@ export async function agentsCommand(a: Args): Promise<number> {
       const r = done(
         addAgent(cfg.data_dir, { name: n, scope: a.scope as Scope, folders, sensitive: a.sensitive, rate: a.rate ?? null }, now),
       );
+      // writes.allowlist still applies to an agent: a folder outside it is granted in name only
+      const outside = (folders ?? []).filter((f) => !cfg.writes.allowlist.includes(f.split('/')[0]!));
+      if (outside.length)
+        process.stderr.write(
+          `warning: --folders ${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside writes.allowlist (${cfg.writes.allowlist.join(', ')}): ${n} will be refused writes there (outside_allowlist) unless the allowlist is widened\n`,
+        );
       process.stderr.write(`agent ${n} added (${a.scope}); its token, shown only now:\n`);
       process.stdout.write(`${r.token}\n`);
       return EXIT.ok;
