@@ -55,18 +55,28 @@ export function routeOf(p: string): RouteName | 'tool' | null {
   return plain[p] ?? null;
 }
 
+const NO_TOKEN_MESSAGE =
+  'send `Authorization: Bearer <token>`: the owner token in <data dir>/token, or an agent token from `memvault agents add`';
+const RETIRED_MESSAGE: Record<Retired['why'], string> = {
+  revoked: 'this token was revoked (`memvault agents revoke`); ask the vault owner for a new one (`memvault agents add`)',
+  rotated: "this token was rotated out (`memvault agents rotate`); use the agent's new token",
+};
+
 export async function admit(g: Gate, req: IncomingMessage, pathname: string): Promise<Admission> {
   const principal = await g.resolve(req.headers.authorization, req.headers['x-memvault-agent']);
-  if (!principal)
+  if (!principal) {
+    // told apart only for the very token taken back (checked against its stored hash): says nothing of other tokens
+    const retired = (await g.retired?.(req.headers.authorization)) ?? null;
     return {
       ok: false,
       status: 401,
       reason: 'unauthorized',
-      message: 'send `Authorization: Bearer <token>`: the owner token in <data dir>/token, or an agent token from `memvault agents add`',
+      message: retired ? RETIRED_MESSAGE[retired.why] : NO_TOKEN_MESSAGE,
       headers: { 'www-authenticate': 'Bearer' },
       principal: null,
-      retired: (await g.retired?.(req.headers.authorization)) ?? null,
+      retired,
     };
+  }
   if (principal.kind === 'owner' && !ownerMayNameItself(principal.name))
     return {
       ok: false,

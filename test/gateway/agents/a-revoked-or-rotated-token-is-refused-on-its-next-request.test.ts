@@ -40,11 +40,16 @@ t.test('revoke and rotate take effect on the next request', async (t) => {
   t.equal(rot.code, 0);
   const rotated = rot.stdout.trim();
   t.not(rotated, token);
-  t.equal((await read(token)).status, 401, 'the old token is refused once rotated');
+  const old = await read(token);
+  t.equal(old.status, 401, 'the old token is refused once rotated');
+  t.match(old.body.error, { reason: 'unauthorized', message: /this token was rotated out/ }, 'and told so, not to send a token');
   t.equal((await read(rotated)).status, 200, 'the new one works');
 
   t.equal((await cli('agents', 'revoke', 'courier')).code, 0);
-  t.equal((await read(rotated)).status, 401, 'a revoked token is refused on its next request');
+  const gone = await read(rotated);
+  t.equal(gone.status, 401, 'a revoked token is refused on its next request');
+  t.match(gone.body.error, { reason: 'unauthorized', message: /this token was revoked/ }, 'and told it was revoked');
+  t.notMatch(gone.body.error.message, /courier/, 'without naming the agent');
   const twice = await cli('agents', 'revoke', 'courier');
   t.equal(twice.code, 1, 'revoking twice says there is no such agent');
   t.equal(twice.stderr, 'memvault: no agent named "courier"\n', 'once, without the usage text');
@@ -70,4 +75,6 @@ t.test('revoke and rotate take effect on the next request', async (t) => {
     ],
     'the refused tokens are in the trail, under their agent',
   );
+  const unknown = await read(`mv_${'A'.repeat(43)}`);
+  t.match(unknown.body.error.message, /send `Authorization: Bearer <token>`/, 'an unknown token still gets the generic text');
 });
