@@ -31,4 +31,19 @@ export function agentMetrics(registry: Registry = register) {
   };
 }
 
-export const isRefusal = (outcome: string): boolean => REFUSALS.has(outcome);
+/**
+ * What `memvault audit --refused` lists: every call refused for what it asked — the refusals counted above, and the
+ * argument and path reasons (a path out of reach, a file that is no note, a reserved or oversized one). Answers about
+ * the vault's state (not_found, conflict, nothing_to_undo, …) and the daemon's own trouble (busy, internal) are not.
+ */
+const AUDIT_REFUSALS = new Set([
+  ...REFUSALS,
+  'bad_request',
+  'path_escape',
+  'not_markdown',
+  'outside_allowlist',
+  'reserved',
+  'too_large',
+  'invalid_content',
+]);
+export const isRefusal = (outcome: string): boolean => AUDIT_REFUSALS.has(outcome);
