@@ -4,25 +4,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { REPO } from '../../helpers/daemon.js';
-import { writeDaemonInfo } from '../../../bin/client.js';
-import { call, startToolDaemon } from '../tools/helpers/tool-daemon.js';
+import { call, startToolDaemon, stdioClient } from '../tools/helpers/tool-daemon.js';
 
 t.test('a stdio call over the body cap is too_large', async (t) => {
   const s = await startToolDaemon({ 'Inbox/Heron.md': '# Heron\n' });
   t.teardown(() => s.stop());
-  writeDaemonInfo(s.cfg, { pid: process.pid, url: s.d.url, started_at: new Date().toISOString() });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(REPO, 'bin/memvault'), 'mcp', '--config', s.cfg.config_file!, '--vault', s.v.dir],
-    env: getDefaultEnvironment(),
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'stdio-big-client', version: '1.0.0' });
-  t.teardown(() => client.close());
-  await client.connect(transport);
+  const client = await stdioClient(t, s, 'stdio-big-client');
 
   const r = await call(client, 'vault_write', { path: 'Inbox/Huge.md', content: 'a'.repeat(1_200_000) });
   t.match(

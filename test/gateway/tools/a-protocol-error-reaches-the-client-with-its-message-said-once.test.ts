@@ -3,12 +3,7 @@
 // showed "MCP error -32602: MCP error -32602: unknown tool …", and through `memvault mcp` (the stdio proxy, a client
 // of the daemon and a server of its own) three times.
 import t from 'tap';
-import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { REPO } from '../../helpers/daemon.js';
-import { writeDaemonInfo } from '../../../bin/client.js';
-import { mcpClient, startToolDaemon } from './helpers/tool-daemon.js';
+import { mcpClient, startToolDaemon, stdioClient } from './helpers/tool-daemon.js';
 
 const SAID = 'unknown tool "nope"; tools/list shows the tools on offer';
 
@@ -41,16 +36,7 @@ t.test('an unknown tool is said once over Streamable HTTP and over stdio', async
     'SDK client over HTTP',
   );
 
-  writeDaemonInfo(s.cfg, { pid: process.pid, url: s.d.url, started_at: new Date().toISOString() });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(REPO, 'bin/memvault'), 'mcp', '--config', s.cfg.config_file!, '--vault', s.v.dir],
-    env: getDefaultEnvironment(),
-    stderr: 'pipe',
-  });
-  const stdio = new Client({ name: 'stdio-test-client', version: '1.0.0' });
-  t.teardown(() => stdio.close());
-  await stdio.connect(transport);
+  const stdio = await stdioClient(t, s, 'stdio-test-client');
   t.same(
     await refusal(stdio.callTool({ name: 'nope', arguments: {} })),
     { code: -32602, message: `MCP error -32602: ${SAID}` },

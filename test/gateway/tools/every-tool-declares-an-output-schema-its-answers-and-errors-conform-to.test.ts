@@ -2,14 +2,10 @@
 // that conforms to it, with the same JSON as text: checked with the SDK's own client (which validates on every
 // call) over Streamable HTTP with the token header and over stdio (`memvault mcp`), and again with ajv by hand.
 import t, { type Test } from 'tap';
-import path from 'node:path';
 import { Ajv } from 'ajv';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { REPO } from '../../helpers/daemon.js';
-import { writeDaemonInfo } from '../../../bin/client.js';
-import { mcpClient, startToolDaemon } from './helpers/tool-daemon.js';
+import { mcpClient, startToolDaemon, stdioClient } from './helpers/tool-daemon.js';
 
 const FILES = {
   'People/Beta.md': '# Beta\n\nBeta runs the billing team with [[Gamma]].\n',
@@ -76,15 +72,6 @@ t.test('tools answer structured content that conforms to their output schemas, o
 
   await t.rejects(mcpClient(s.d.url, 'wrong-token'), 'a wrong token is refused');
 
-  writeDaemonInfo(s.cfg, { pid: process.pid, url: s.d.url, started_at: new Date().toISOString() });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(REPO, 'bin/memvault'), 'mcp', '--config', s.cfg.config_file!, '--vault', s.v.dir],
-    env: getDefaultEnvironment(),
-    stderr: 'ignore',
-  });
-  const stdio = new Client({ name: 'schema-stdio', version: '1.0.0' });
-  t.teardown(() => stdio.close());
-  await stdio.connect(transport);
+  const stdio = await stdioClient(t, s, 'schema-stdio', 'ignore');
   await exercise(t, stdio, 'stdio');
 });

@@ -1,10 +1,13 @@
 // Tool test harness: a real daemon on a temp vault (its real git writer answers the writes), and real MCP clients —
 // the SDK's Client over Streamable HTTP to the daemon's /mcp.
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../../../../config/load.js';
-import { makeVault, startDaemon, testConfig, type Running, type TestVault } from '../../../helpers/daemon.js';
+import { writeDaemonInfo } from '../../../../bin/client.js';
+import { makeVault, REPO, startDaemon, testConfig, type Running, type TestVault } from '../../../helpers/daemon.js';
 import { WriteRequests } from './write-requests.js';
 
 /** Every tool a client with write scope lists (README, "Agent tools"), sorted by name. */
@@ -67,6 +70,29 @@ export async function mcpClient(url: string, token: string | null, agent?: strin
   if (agent !== undefined) headers['x-memvault-agent'] = agent;
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers } }));
+  return client;
+}
+
+/**
+ * An SDK client of `memvault mcp` on stdio (a child process, as an agent's host runs it), which finds the tool daemon
+ * `s` through the daemon.json written here; closed at teardown.
+ */
+export async function stdioClient(
+  t: { teardown(fn: () => unknown): void },
+  s: ToolDaemon,
+  name: string,
+  stderr: 'pipe' | 'ignore' = 'pipe',
+): Promise<Client> {
+  writeDaemonInfo(s.cfg, { pid: process.pid, url: s.d.url, started_at: new Date().toISOString() });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(REPO, 'bin/memvault'), 'mcp', '--config', s.cfg.config_file!, '--vault', s.v.dir],
+    env: getDefaultEnvironment(),
+    stderr,
+  });
+  const client = new Client({ name, version: '1.0.0' });
+  t.teardown(() => client.close());
+  await client.connect(transport);
   return client;
 }
 
