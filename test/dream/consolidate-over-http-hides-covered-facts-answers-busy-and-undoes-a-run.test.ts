@@ -6,10 +6,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { dayLog, page } from './helpers/rig.js';
+import { consolidateDaemon, page } from './helpers/rig.js';
 import { factId } from '../../actors/memory/fact-log.js';
-import { git, makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
-import { FakeLlm } from '../helpers/fake-llm.js';
+import { git } from '../helpers/daemon.js';
 import { memvault } from '../helpers/run-cli.js';
 import { removeDaemonInfo, writeDaemonInfo } from '../../bin/client.js';
 
@@ -18,14 +17,7 @@ const B = 'The espresso machine descaling is every second Friday';
 const DAY = '2026-11-20';
 
 t.test('consolidate over HTTP: busy, coverage in search, undo of the run', async (t) => {
-  const llm = await FakeLlm.start();
-  t.teardown(() => llm.close());
-  const v = makeVault({ [`Memory/Log/${DAY}.md`]: dayLog(DAY, [A, B]), 'Inbox/hello.md': '# Hello\n' });
-  t.teardown(() => v.cleanup());
-  const yaml = `writes:\n  human_quiet_ms: 200\nllm:\n  base_url: ${llm.url}\n  models: { default: fake-model }\n  max_retries: 0\n  timeout_s: 2\nscheduler:\n  tz: UTC\ndream:\n  enabled: false\n`;
-  const d = await startDaemon(testConfig(v.dir, yaml));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { llm, v, d } = await consolidateDaemon(t, DAY, [A, B]);
   const logBytes = readFileSync(path.join(v.dir, `Memory/Log/${DAY}.md`));
   const [idA, idB] = [factId(DAY, A), factId(DAY, B)];
   const found = async (q: string, filters: Record<string, unknown> = {}) =>

@@ -3,10 +3,8 @@
 // for a consolidated run (with a refused write and a fact only cited), a failed run and an idle one, and
 // POST /v1/dream/undo; `memvault consolidate --json` prints the same object.
 import t from 'tap';
-import { dayLog, page } from './helpers/rig.js';
+import { consolidateDaemon, page } from './helpers/rig.js';
 import { factId } from '../../actors/memory/fact-log.js';
-import { makeVault, startDaemon, testConfig } from '../helpers/daemon.js';
-import { FakeLlm } from '../helpers/fake-llm.js';
 import { memvault } from '../helpers/run-cli.js';
 import { removeDaemonInfo, writeDaemonInfo } from '../../bin/client.js';
 
@@ -24,14 +22,7 @@ function fieldNames(v: unknown, at = ''): string[] {
 const notSnake = (v: unknown) => fieldNames(v).filter((p) => !/^[a-z][a-z0-9_]*$/.test(p.slice(p.lastIndexOf('.') + 1)));
 
 t.test('the dream routes answer in snake_case', async (t) => {
-  const llm = await FakeLlm.start();
-  t.teardown(() => llm.close());
-  const v = makeVault({ [`Memory/Log/${DAY}.md`]: dayLog(DAY, [A, B]), 'Inbox/hello.md': '# Hello\n' });
-  t.teardown(() => v.cleanup());
-  const yaml = `writes:\n  human_quiet_ms: 200\nllm:\n  base_url: ${llm.url}\n  models: { default: fake-model }\n  max_retries: 0\n  timeout_s: 2\nscheduler:\n  tz: UTC\ndream:\n  enabled: false\n`;
-  const d = await startDaemon(testConfig(v.dir, yaml));
-  t.teardown(() => d.stop());
-  await d.daemon.whenCaughtUp();
+  const { llm, v, d } = await consolidateDaemon(t, DAY, [A, B]);
   const [idA, idB] = [factId(DAY, A), factId(DAY, B)];
 
   llm.script({ status: 500, body: 'model crashed' });

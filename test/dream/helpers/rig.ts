@@ -18,12 +18,12 @@ import { planJournal } from '../../../actors/git-writer/dream-writes.js';
 import { GitRepo } from '../../../actors/git-writer/git-repo.js';
 import { VaultWriter } from '../../../actors/git-writer/vault/vault-writer.js';
 import { formatFactLine, factId, appendToDayLog } from '../../../actors/memory/fact-log.js';
+import { makeVault, startDaemon, testConfig, type Running, type TestVault } from '../../helpers/daemon.js';
 import { memoryPaths } from '../../../actors/memory/paths.js';
 import { LlmClient } from '../../../actors/scheduler/llm/client.js';
 import type { Caller, MutationResult, VaultOp } from '../../../messages/vault-ops.js';
 import { FakeLlm } from '../../helpers/fake-llm.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
-import { makeVault, type TestVault } from '../../helpers/daemon.js';
 
 export interface Rig {
   v: TestVault;
@@ -182,4 +182,24 @@ export async function dreamRig(
 /** A page with `sources:` frontmatter. */
 export function page(sources: string[], body: string): string {
   return `---\nsources: [${sources.join(', ')}]\n---\n${body.endsWith('\n') ? body : `${body}\n`}`;
+}
+
+/**
+ * A daemon whose dream is run by hand (`POST /v1/consolidate`, `memvault consolidate`): the vault holds `day`'s log of
+ * `facts` and a note, the LLM is the loopback server (no retries, 2 s timeout); all closed at teardown.
+ */
+export async function consolidateDaemon(
+  t: { teardown(fn: () => unknown): void },
+  day: string,
+  facts: string[],
+): Promise<{ llm: FakeLlm; v: TestVault; d: Running }> {
+  const llm = await FakeLlm.start();
+  t.teardown(() => llm.close());
+  const v = makeVault({ [`Memory/Log/${day}.md`]: dayLog(day, facts), 'Inbox/hello.md': '# Hello\n' });
+  t.teardown(() => v.cleanup());
+  const yaml = `writes:\n  human_quiet_ms: 200\nllm:\n  base_url: ${llm.url}\n  models: { default: fake-model }\n  max_retries: 0\n  timeout_s: 2\nscheduler:\n  tz: UTC\ndream:\n  enabled: false\n`;
+  const d = await startDaemon(testConfig(v.dir, yaml));
+  t.teardown(() => d.stop());
+  await d.daemon.whenCaughtUp();
+  return { llm, v, d };
 }
