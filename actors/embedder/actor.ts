@@ -7,8 +7,7 @@ import { EMBEDDER_STATES, stateCode } from '../../supervisors/runtime/board.js';
 import { assertNever, type ModelInfo } from '../../messages/common.js';
 import type { EmbedderMsg } from '../../messages/to-embedder.js';
 import { ACTORS, type Asks, type Sends } from '../../supervisors/actors.js';
-import { rebuildOnce } from '../store-writer/damage-rebuild.js';
-import { isDamagedIndex } from '../store-writer/damaged-index.js';
+import { damagedIndexMet } from '../store-writer/damage-rebuild.js';
 import { SwappedReader } from '../store-writer/swapped-reader.js';
 import { Batcher } from './batcher.js';
 import { providerSettings } from './factory.js';
@@ -107,8 +106,7 @@ async function startPool(): Promise<{ model: ModelInfo; batcher: Batcher } | { e
   }
 }
 
-/** Asks main for a rebuild of the damaged index file, unless one asked for runs (set at first use: it needs the request). */
-let askRebuild: (() => boolean) | null = null;
+const damagedIndex = damagedIndexMet(b.mode === 'serve', log, ' (notes are embedded without the vector cache meanwhile)');
 
 /**
  * The index's vectors for these chunk hashes. A damaged page of the index file met here, while serving, has main
@@ -121,13 +119,7 @@ function cachedVectors(ctx: ActorCtx<Sends<'embedder'>, State, Asks<'embedder'>>
   try {
     return ctx.state.index.reader.vectorsByChunkHash(hashes);
   } catch (err) {
-    if (b.mode !== 'serve' || !isDamagedIndex(err)) throw err;
-    askRebuild ??= rebuildOnce(() => ctx.request({ type: 'main.reindex' }, null), log);
-    if (askRebuild())
-      log.error(
-        { event: 'index_damaged', actor: 'embedder', err: (err as Error).message },
-        'the index file is damaged; rebuilding it (notes are embedded without the vector cache meanwhile)',
-      );
+    if (!damagedIndex(err, () => ctx.request({ type: 'main.reindex' }, null), { actor: 'embedder' })) throw err;
     return new Map();
   }
 }

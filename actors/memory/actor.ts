@@ -10,8 +10,7 @@ import { CHECKPOINT_KEY, episodeId, type JournalRecord } from '../../messages/ep
 import type { MemoryMsg } from '../../messages/to-memory.js';
 import { ACTORS, type Asks, type Sends } from '../../supervisors/actors.js';
 import type { InitCtx } from '../../supervisors/runtime/worker.js';
-import { rebuildOnce } from '../store-writer/damage-rebuild.js';
-import { isDamagedIndex } from '../store-writer/damaged-index.js';
+import { damagedIndexMet, type Rebuild } from '../store-writer/damage-rebuild.js';
 import { openIndex } from '../store-writer/schema.js';
 import { IndexReader } from '../store-writer/index-reader.js';
 import { providerSettings, tokenCounterFor } from '../embedder/factory.js';
@@ -67,8 +66,9 @@ const owners = new EpisodeOwners(() => reader);
 const metrics = memoryMetrics(() => owners.size);
 /** Records made durable while a replay runs: applied, in order, once it is done. */
 const held: JournalRecord[] = [];
-/** Asks main for a rebuild of the damaged index file, unless one asked for runs (set at init: it needs the request). */
-let askRebuild: (() => boolean) | null = null;
+/** Main's rebuild, asked for by a damaged page (set at init: it needs the request). */
+let askRebuild: (() => ReturnType<Rebuild>) | null = null;
+const damagedIndexMetHere = damagedIndexMet(b.mode === 'serve', log, ' (episodes are projected into the new file once it is swapped in)');
 
 /**
  * Whether `err` is a damaged page of the index file met while serving: then main is asked to rebuild the index (built
@@ -77,13 +77,7 @@ let askRebuild: (() => boolean) | null = null;
  * outlasted the ingest supervisor's restart intensity. A one-shot run (itself a build) goes down as before.
  */
 function damagedIndex(err: unknown, step: string): boolean {
-  if (b.mode !== 'serve' || !isDamagedIndex(err) || !askRebuild) return false;
-  if (askRebuild())
-    log.error(
-      { event: 'index_damaged', actor: 'memory', step, err: (err as Error).message },
-      'the index file is damaged; rebuilding it (episodes are projected into the new file once it is swapped in)',
-    );
-  return true;
+  return askRebuild !== null && damagedIndexMetHere(err, askRebuild, { actor: 'memory', step });
 }
 
 /** Fact log work, one step at a time (a sync reads the log and the index, then queues its diff). */
@@ -327,7 +321,7 @@ runActor<MemoryMsg, Sends<'memory'>, State, Asks<'memory'>>(
   },
   async (init) => {
     const ctx = init;
-    askRebuild = rebuildOnce(() => init.request({ type: 'main.reindex' }, null), log);
+    askRebuild = () => init.request({ type: 'main.reindex' }, null);
     report(ctx, 0, null);
     const c = cfg.episodes.chat;
     const state = {} as State;

@@ -5,7 +5,7 @@ import { type ActorCtx, runActor } from '../../supervisors/runtime/worker.js';
 import { boot } from '../../supervisors/runtime/boot.js';
 import type { StoreMsg } from '../../messages/to-store.js';
 import type { Asks, Sends } from '../../supervisors/actors.js';
-import { isDamagedIndex, openIndex } from './schema.js';
+import { openIndex } from './schema.js';
 import { IndexWriter } from './index-writer.js';
 import { IndexReader } from './index-reader.js';
 import { failedDone, StoreApplier } from './apply.js';
@@ -15,7 +15,7 @@ import { pruneEpisodes } from './episodes.js';
 import { markDegraded, storeFault, writeWithRetry, type RetryDeps } from './write-retry.js';
 import { GitDating } from './recorded-at.js';
 import { IDLE_MS, IdleMerge } from './fts-merge.js';
-import { rebuildOnce } from './damage-rebuild.js';
+import { damagedIndexMet } from './damage-rebuild.js';
 
 const { b, board, log } = boot();
 
@@ -187,8 +187,7 @@ async function handle(msg: StoreMsg, ctx: ActorCtx<Sends<'store'>, State>): Prom
   }
 }
 
-/** Asks main for a rebuild of the damaged index file, unless one asked for runs (set at init: it needs the request). */
-let askRebuild: (() => boolean) | null = null;
+const damagedIndex = damagedIndexMet(b.mode === 'serve', log);
 
 /**
  * A page of the index file damaged on disk, met by a write: where the store crashed on every message that touched it
@@ -198,11 +197,11 @@ let askRebuild: (() => boolean) | null = null;
  * index what it carried. Not awaited: the swap at the end is a message to this actor. A one-shot run (itself a
  * rebuild) crashes as before.
  */
-function rebuildDamaged(ctx: ActorCtx<Sends<'store'>, State, Asks<'store'>>, msg: StoreMsg, err: Error): void {
+function rebuildDamaged(ctx: ActorCtx<Sends<'store'>, State, Asks<'store'>>, msg: StoreMsg, err: unknown): boolean {
+  if (!damagedIndex(err, () => ctx.request({ type: 'main.reindex' }, null), { msg: msg.type })) return false;
   // the watcher's single flight for the paths it carried is released; the rescan after the swap sends them again
   for (const d of failedDone(msg)) ctx.emit(d);
-  askRebuild ??= rebuildOnce(() => ctx.request({ type: 'main.reindex' }, null), log);
-  if (askRebuild()) log.error({ event: 'index_damaged', msg: msg.type, err: err.message }, 'the index file is damaged; rebuilding it');
+  return true;
 }
 
 runActor<StoreMsg, Sends<'store'>, State, Asks<'store'>>(
@@ -211,8 +210,7 @@ runActor<StoreMsg, Sends<'store'>, State, Asks<'store'>>(
     try {
       await handle(msg, ctx);
     } catch (err) {
-      if (b.mode !== 'serve' || !isDamagedIndex(err)) throw err;
-      rebuildDamaged(ctx, msg, err as Error);
+      if (!rebuildDamaged(ctx, msg, err)) throw err;
     } finally {
       merge?.busy();
     }
